@@ -287,11 +287,11 @@ func get(d *vm.Dict, k string) vm.Value {
 }
 
 // argumentsFromText reads arguments a model sent as JSON text, by
-// llm.ArgumentsFromText's rule (blank text is {}); text that is not JSON
+// hjson.ParseArguments's rule (blank text is {}); text that is not JSON
 // is a failed call the model can read and retry, as invalid arguments
 // are.
 func argumentsFromText(name, text string) (vm.Value, *outcome) {
-	parsed, err := llm.ArgumentsFromText(text)
+	parsed, err := hjson.ParseArguments(text)
 	if err != nil {
 		msg := fmt.Sprintf("tool %q %s", name, err.Error())
 		return vm.Value{}, &outcome{text: msg, err: vm.Runtimef("%s", msg)}

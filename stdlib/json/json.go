@@ -48,6 +48,31 @@ type jsonParser struct {
 // line 1 column 1").
 func Parse(text string) (vm.Value, error) { return ParseOn(nil, text) }
 
+// ParseArguments reads the arguments of a tool call as a model writes
+// them, JSON text: blank text is no arguments, the empty object; other
+// text is read as Parse reads it, and text that is not JSON is an error
+// saying where it broke ("arguments are not JSON: …"). It is the one
+// rule for every reader of a model's argument text: the LLM providers'
+// replies, llm_mock's and a conversation's tool calls, the agent loop,
+// dispatch_agent_call and tool_parse_call's blocks.
+func ParseArguments(text string) (vm.Value, error) {
+	if strings.TrimSpace(text) == "" {
+		return vm.Of(vm.NewDict()), nil
+	}
+	v, err := Parse(text)
+	if err != nil {
+		return vm.Value{}, &ArgumentsError{Err: err}
+	}
+	return v, nil
+}
+
+// ArgumentsError is argument text that is not JSON.
+type ArgumentsError struct{ Err error }
+
+func (e *ArgumentsError) Error() string { return "arguments are not JSON: " + e.Err.Error() }
+
+func (e *ArgumentsError) Unwrap() error { return e.Err }
+
 // ParseOn is Parse for a builtin running on th: a long parse stops at
 // th's deadline, cancellation or Ctrl-C with th's error (a *vm.Error),
 // which callers pass on as it is.

@@ -43,28 +43,10 @@ type toolCall struct {
 // back to the provider unchanged in the conversation.
 type rawArguments string
 
-// ArgumentsFromText reads the arguments of a tool call as a model writes
-// them, JSON text: blank text is no arguments, the empty object; other
-// text is decoded as json_parse decodes it, and text that is not JSON is
-// an error saying where it broke ("arguments are not JSON: …"). It is
-// the one rule for every reader of a model's argument text: the
-// providers' replies, llm_mock's and a conversation's tool calls, the
-// agent loop and dispatch_agent_call.
-func ArgumentsFromText(text string) (vm.Value, error) {
-	if strings.TrimSpace(text) == "" {
-		return vm.Of(vm.NewDict()), nil
-	}
-	v, err := hjson.Parse(text)
-	if err != nil {
-		return vm.Value{}, fmt.Errorf("arguments are not JSON: %s", err.Error())
-	}
-	return v, nil
-}
-
-// argumentsAny is ArgumentsFromText in the generic Go JSON form a
-// toolCall carries.
+// argumentsAny is a model's argument text read by the one rule
+// (hjson.ParseArguments) in the generic Go JSON form a toolCall carries.
 func argumentsAny(text string) (any, error) {
-	v, err := ArgumentsFromText(text)
+	v, err := hjson.ParseArguments(text)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/harnlang/harn/lang/check"
+	hjson "github.com/harnlang/harn/stdlib/json"
 	"github.com/harnlang/harn/vm"
 )
 
@@ -155,11 +156,11 @@ func TestContentTextPortable(t *testing.T) {
 	}
 }
 
-// TestArgumentsFromTextOneRule pins the one rule for a model's argument
+// TestArgumentsOneRule pins the one rule (hjson.ParseArguments) for a model's argument
 // text, and that the Go form a provider's reply carries (argumentsOrRaw)
 // follows it: blank is {}, JSON is read as json_parse reads it, other
 // text is an error (the Go form keeps it as written).
-func TestArgumentsFromTextOneRule(t *testing.T) {
+func TestArgumentsOneRule(t *testing.T) {
 	for _, c := range []struct{ text, value, err string }{
 		{"", "{}", ""},
 		{" \n\t", "{}", ""},
@@ -167,7 +168,7 @@ func TestArgumentsFromTextOneRule(t *testing.T) {
 		{`[1]`, "[1]", ""},
 		{`{a: 1`, "", "arguments are not JSON: key must be a string at line 1 column 2"},
 	} {
-		v, err := ArgumentsFromText(c.text)
+		v, err := hjson.ParseArguments(c.text)
 		if c.err != "" {
 			if err == nil || err.Error() != c.err {
 				t.Errorf("%q: got %v, want error %q", c.text, err, c.err)
