@@ -139,7 +139,7 @@ func readMock(v vm.Value) (*mockResp, error) {
 	tokens := func(where string, x vm.Value) (int64, error) {
 		n, ok := x.AsInt()
 		if !ok || n < 0 {
-			return 0, vm.Throwf("llm_mock: %s must be a non-negative int, got %s", where, lib.Display(x))
+			return 0, vm.Throwf("llm_mock: %s must be a non-negative int, got %s", where, lib.Shown(x))
 		}
 		return int64(n), nil
 	}

@@ -247,7 +247,7 @@ func newRequest(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value) (*re
 		}
 		n, ok := v.AsInt()
 		if !ok || n < 0 {
-			return 0, vm.Throwf("%s: options.%s must be a non-negative int, got %s", fn, k, lib.Display(v))
+			return 0, vm.Throwf("%s: options.%s must be a non-negative int, got %s", fn, k, lib.Shown(v))
 		}
 		return int64(n), nil
 	}

@@ -54,7 +54,7 @@ func init() {
 		if m, ok := cfg.Get("max_output"); ok && !m.IsNil() {
 			n, ok := m.AsInt()
 			if !ok || n <= 0 {
-				return vm.Value{}, vm.Typef("register_tool_hook: 'max_output' must be a positive int, got %s", vm.ToDisplay(m))
+				return vm.Value{}, vm.Typef("register_tool_hook: 'max_output' must be a positive int, got %s", lib.Shown(m))
 			}
 			k.MaxOutput = int(n)
 		}

@@ -138,7 +138,7 @@ func init() {
 	lib.Def("add_tool_result", "add_tool_result(conv, tool_call_id, content, options?)", "conv with a tool message answering tool_call_id appended; options {name?, is_error?}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		id, ok := a.Str(1)
 		if !ok || id == "" {
-			return vm.Value{}, vm.Throwf("add_tool_result: tool_call_id must be a non-empty string, got %s", lib.Display(a.At(1)))
+			return vm.Value{}, vm.Throwf("add_tool_result: tool_call_id must be a non-empty string, got %s", lib.Shown(a.At(1)))
 		}
 		name, isErr := "", false
 		if a.Given(3) {
