@@ -33,12 +33,8 @@ func agentArg(fn string, v vm.Value) (*vm.Dict, error) {
 func newAgent(th *vm.Thread, cfg *vm.Dict) (*vm.Dict, error) {
 	const fn = "agent"
 	for _, k := range cfg.Keys() {
-		found := false
-		for _, x := range agentKeys {
-			found = found || x == k
-		}
-		if !found && k != "_type" {
-			return nil, vm.Throwf("%s: unknown config key %q (known: %s)", fn, k, strings.Join(agentKeys, ", "))
+		if k != "_type" && !slices.Contains(agentKeys, k) {
+			return nil, vm.Throwf("%s: unknown config key %q%s (known: %s)", fn, k, suggest(k, agentKeys), strings.Join(agentKeys, ", "))
 		}
 	}
 	n := get(cfg, "name")
