@@ -34,7 +34,7 @@ func newAgent(th *vm.Thread, cfg *vm.Dict) (*vm.Dict, error) {
 	const fn = "agent"
 	for _, k := range cfg.Keys() {
 		if k != "_type" && !slices.Contains(agentKeys, k) {
-			return nil, vm.Throwf("%s: unknown config key %q%s (known: %s)", fn, k, suggest(k, agentKeys), strings.Join(agentKeys, ", "))
+			return nil, vm.Throwf("%s: unknown config key %q%s (known: %s)", fn, k, lib.DidYouMean(k, agentKeys), strings.Join(agentKeys, ", "))
 		}
 	}
 	n := get(cfg, "name")
@@ -59,7 +59,7 @@ func newAgent(th *vm.Thread, cfg *vm.Dict) (*vm.Dict, error) {
 			case k == "messages" || k == "tools" || k == "system":
 				return nil, vm.Throwf("%s: options.%s: give %s as the agent's own key, not in options", fn, k, k)
 			case !slices.Contains(llm.OptionKeys(), k):
-				return nil, vm.Throwf("%s: options.%s is not an llm_call option%s", fn, k, suggest(k, llm.OptionKeys()))
+				return nil, vm.Throwf("%s: options.%s is not an llm_call option%s", fn, k, lib.DidYouMean(k, llm.OptionKeys()))
 			}
 		}
 	}

@@ -60,7 +60,7 @@ func init() {
 			}
 			for _, k := range d.Keys() {
 				if !slices.Contains(handoffOptions, k) {
-					return vm.Value{}, vm.Throwf("%s: unknown option %q%s", fn, k, suggest(k, handoffOptions))
+					return vm.Value{}, vm.Throwf("%s: unknown option %q%s", fn, k, lib.DidYouMean(k, handoffOptions))
 				}
 			}
 			o = d

@@ -22,7 +22,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/harnlang/harn/lang/diag"
 	"github.com/harnlang/harn/stdlib/agents/transcriptsink"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/stdlib/llm"
@@ -132,7 +131,7 @@ func readLoop(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value, a *vm.
 	known := append(llm.OptionKeys(), loopOptions...)
 	for _, k := range opts.Keys() {
 		if !slices.Contains(known, k) {
-			return nil, vm.Throwf("%s: unknown option %q%s", fn, k, suggest(k, known))
+			return nil, vm.Throwf("%s: unknown option %q%s", fn, k, lib.DidYouMean(k, known))
 		}
 	}
 	// the agent's settings, then the call's options over them
@@ -439,14 +438,6 @@ func readCount(fn string, merged *vm.Dict, k string, n *int) error {
 	return nil
 }
 
-// suggest is ` (did you mean "x"?)` for the known name closest to k, or "".
-func suggest(k string, known []string) string {
-	if s := diag.Suggest(k, known); s != "" {
-		return fmt.Sprintf(" (did you mean %q?)", s)
-	}
-	return ""
-}
-
 // run drives the loop and returns agent_loop's result dict.
 func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 	st := stateOf(th)
@@ -745,7 +736,7 @@ func (l *loop) checkToolNames(fn string) error {
 	}{{"stop_after_successful_tools", l.stopAfter}, {"require_successful_tools", l.required}} {
 		for _, n := range opt.names {
 			if _, ok := l.tools.byName[n]; !ok {
-				return vm.Throwf("%s: %s: %q is not an available tool%s", fn, opt.key, n, suggest(n, l.tools.names))
+				return vm.Throwf("%s: %s: %q is not an available tool%s", fn, opt.key, n, lib.DidYouMean(n, l.tools.names))
 			}
 		}
 	}

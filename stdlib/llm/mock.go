@@ -102,7 +102,7 @@ func readMock(v vm.Value) (*mockResp, error) {
 	}
 	for _, k := range d.Keys() {
 		if !knownMockKey(k) {
-			return nil, vm.Throwf("llm_mock: unknown key %q (known: %s)", k, strings.Join(mockKeys, ", "))
+			return nil, vm.Throwf("llm_mock: unknown key %q%s (known: %s)", k, lib.DidYouMean(k, mockKeys), strings.Join(mockKeys, ", "))
 		}
 	}
 	get := func(k string) (vm.Value, bool) {
@@ -124,7 +124,7 @@ func readMock(v vm.Value) (*mockResp, error) {
 				if cd, isDict := it.AsDict(); isDict {
 					for _, k := range cd.Keys() {
 						if !slices.Contains(ToolCallKeys, k) {
-							return nil, vm.Throwf("llm_mock: tool_calls[%d]: unknown key %q (known: %s)", i, k, strings.Join(ToolCallKeys, ", "))
+							return nil, vm.Throwf("llm_mock: tool_calls[%d]: unknown key %q%s (known: %s)", i, k, lib.DidYouMean(k, ToolCallKeys), strings.Join(ToolCallKeys, ", "))
 						}
 					}
 				}

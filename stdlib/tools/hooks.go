@@ -26,7 +26,7 @@ func init() {
 		}
 		for _, key := range cfg.Keys() {
 			if !slices.Contains(hookKeys, key) {
-				return vm.Value{}, vm.Typef("register_tool_hook: unknown key '%s'%s (known keys: %s)", key, didYouMean(key, hookKeys), strings.Join(hookKeys, ", "))
+				return vm.Value{}, vm.Typef("register_tool_hook: unknown key '%s'%s (known keys: %s)", key, lib.DidYouMean(key, hookKeys), strings.Join(hookKeys, ", "))
 			}
 		}
 		var k tool.Hook

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/harnlang/harn/lang/diag"
 	"github.com/harnlang/harn/vm"
 )
 
@@ -33,6 +34,16 @@ func Shown(v vm.Value) string {
 		return vm.ToDisplay(v)
 	}
 	return v.Type()
+}
+
+// DidYouMean is ` (did you mean "x"?)` for the candidate closest to
+// name, or "": the one wording of a suggestion for a misspelt key,
+// option or name.
+func DidYouMean(name string, candidates []string) string {
+	if s := diag.Suggest(name, candidates); s != "" {
+		return fmt.Sprintf(" (did you mean %q?)", s)
+	}
+	return ""
 }
 
 // List wraps items (which the caller must not touch afterwards); an empty
