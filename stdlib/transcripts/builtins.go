@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/harnlang/harn/stdlib/internal/lib"
@@ -79,12 +80,8 @@ func transcriptOptions(fn string, d *vm.Dict) (string, vm.Value, error) {
 
 func checkKeys(fn, what string, d *vm.Dict, known ...string) error {
 	for _, k := range d.Keys() {
-		ok := false
-		for _, x := range known {
-			ok = ok || x == k
-		}
-		if !ok {
-			return vm.Throwf("%s: unknown %s key %q (known: %s)", fn, what, k, strings.Join(known, ", "))
+		if !slices.Contains(known, k) {
+			return vm.Throwf("%s: unknown %s key %q%s (known: %s)", fn, what, k, lib.DidYouMean(k, known), strings.Join(known, ", "))
 		}
 	}
 	return nil
