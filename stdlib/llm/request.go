@@ -281,6 +281,11 @@ func newRequest(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value) (*re
 		}
 	}
 	if v, ok := opt("tool_choice"); ok {
+		if _, isStr := v.AsString(); !isStr {
+			if _, isDict := v.AsDict(); !isDict {
+				return nil, vm.Throwf("%s: options.tool_choice must be \"auto\", \"none\", \"required\", a tool name or a dict, got %s", fn, lib.Shown(v))
+			}
+		}
 		if r.choice, err = jsonschema.ToAny(v); err != nil {
 			return nil, vm.Throwf("%s: options.tool_choice: %s", fn, err.Error())
 		}
