@@ -559,6 +559,9 @@ func readTools(th *vm.Thread, fn string, v vm.Value) ([]toolSpec, error) {
 		if hint := tool.SingleDefinitionHint(v); hint != "" {
 			return nil, vm.Throwf("%s: options.tools must be a tool registry or a list of tool definitions, %s", fn, hint)
 		}
+		if !tool.IsRegistry(v) {
+			return nil, vm.Throwf("%s: options.tools must be a tool registry or a list of tool definitions, got %s", fn, v.Type())
+		}
 		reg, err := tool.Normalize(v, cache)
 		if err != nil {
 			return nil, vm.Throwf("%s: options.tools must be a tool registry or a list of tool definitions: %s", fn, tool.Message(err, ""))
