@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/harnlang/harn/lang/diag"
 	"github.com/harnlang/harn/vm"
 )
 
@@ -220,7 +221,11 @@ func RegistryFrom(defs, options vm.Value, cache *Cache) (*vm.Dict, error) {
 			case "cli":
 				cli = v
 			default:
-				return nil, fmt.Errorf("tool_registry_from: options contains unknown key %q", k)
+				hint := ""
+				if near := diag.Suggest(k, []string{"info", "components", "cli"}); near != "" {
+					hint = fmt.Sprintf(" (did you mean %q?)", near)
+				}
+				return nil, fmt.Errorf("tool_registry_from: options contains unknown key %q%s", k, hint)
 			}
 		}
 	}
