@@ -44,7 +44,7 @@ func init() {
 		}
 		return vm.Str(Prompt(reg.Project(tool.AudienceAgent).Tools)), nil
 	})
-	lib.Def("tool_parse_call", "tool_parse_call(text)", "the [{name, arguments}] of the <tool_call> blocks in text, in order; a block that is not a JSON object with a name is skipped", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("tool_parse_call", "tool_parse_call(text)", "the [{name, arguments}] of the <tool_call> blocks in text, in order; arguments given as text are read as a model's (blank is {}); a block that is not a JSON object with a name and object arguments is skipped", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		text, ok := a.Str(0)
 		if !ok {
 			return vm.Value{}, vm.Typef("tool_parse_call: text must be a string, got %s", a.At(0).Type())
