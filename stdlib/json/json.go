@@ -7,6 +7,7 @@ package json
 
 import (
 	"encoding/base64"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -61,17 +62,10 @@ func ParseArguments(text string) (vm.Value, error) {
 	}
 	v, err := Parse(text)
 	if err != nil {
-		return vm.Value{}, &ArgumentsError{Err: err}
+		return vm.Value{}, fmt.Errorf("arguments are not JSON: %w", err)
 	}
 	return v, nil
 }
-
-// ArgumentsError is argument text that is not JSON.
-type ArgumentsError struct{ Err error }
-
-func (e *ArgumentsError) Error() string { return "arguments are not JSON: " + e.Err.Error() }
-
-func (e *ArgumentsError) Unwrap() error { return e.Err }
 
 // ParseOn is Parse for a builtin running on th: a long parse stops at
 // th's deadline, cancellation or Ctrl-C with th's error (a *vm.Error),
