@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/harnlang/harn/lang/diag"
 	"github.com/harnlang/harn/vm"
 )
 
@@ -91,14 +92,14 @@ func Define(args []vm.Value, cache *Cache) (*vm.Dict, error) {
 		return nil, fmt.Errorf("tool_define: requires registry, name, description, and config dict")
 	}
 	reg, ok := args[0].AsDict()
-	if !ok || !isRegistry(vm.Of(reg)) {
+	if !ok || !IsRegistry(vm.Of(reg)) {
 		return nil, fmt.Errorf("tool_define: first argument must be a tool registry")
 	}
 	config, ok := args[3].AsDict()
 	if !ok {
 		return nil, fmt.Errorf("tool_define: config must be a dict with parameters and handler")
 	}
-	if isRegistry(args[3]) {
+	if IsRegistry(args[3]) {
 		return nil, fmt.Errorf("tool_define: the definition is a tool registry (a `tool` declaration binds one), not a definition; take its tool with tool_ref(registry, name)")
 	}
 	name, ok := str(args[1])
@@ -220,7 +221,11 @@ func RegistryFrom(defs, options vm.Value, cache *Cache) (*vm.Dict, error) {
 			case "cli":
 				cli = v
 			default:
-				return nil, fmt.Errorf("tool_registry_from: options contains unknown key %q", k)
+				hint := ""
+				if near := diag.Suggest(k, []string{"info", "components", "cli"}); near != "" {
+					hint = fmt.Sprintf(" (did you mean %q?)", near)
+				}
+				return nil, fmt.Errorf("tool_registry_from: options contains unknown key %q%s", k, hint)
 			}
 		}
 	}
@@ -235,7 +240,7 @@ func RegistryFrom(defs, options vm.Value, cache *Cache) (*vm.Dict, error) {
 		if !ok {
 			return nil, fmt.Errorf("tool_registry_from: definitions[%d] must be a tool definition dict, got %s", i, it.Type())
 		}
-		if isRegistry(it) {
+		if IsRegistry(it) {
 			return nil, fmt.Errorf("tool_registry_from: definitions[%d] is a tool registry (a `tool` declaration binds one), not a definition; take its tool with tool_ref(registry, name)", i)
 		}
 		s, err := defineEntry(def, i, cache)
@@ -277,7 +282,7 @@ func ProjectValue(v, audience vm.Value, cache *Cache) (vm.Value, error) {
 	bare := false
 	switch x := v.Object().(type) {
 	case *vm.Dict:
-		if !isRegistry(v) {
+		if !IsRegistry(v) {
 			return vm.Value{}, fmt.Errorf("tool projection requires a tool registry or list of tool definitions")
 		}
 		regValue = x

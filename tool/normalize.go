@@ -182,8 +182,9 @@ func stringList(v vm.Value) ([]string, bool) {
 
 // ---- registry value ----
 
-// isRegistry reports whether v is a registry value.
-func isRegistry(v vm.Value) bool {
+// IsRegistry reports whether v is a registry value (a dict whose _type
+// is RegistryType).
+func IsRegistry(v vm.Value) bool {
 	d, ok := v.AsDict()
 	if !ok {
 		return false
@@ -235,7 +236,7 @@ func SingleDefinitionHint(v vm.Value) string {
 // docs/spec/registry.md §3 and returns its normalized form. cache may be nil.
 func Normalize(v vm.Value, cache *Cache) (*Registry, error) {
 	d, ok := v.AsDict()
-	if !ok || !isRegistry(v) {
+	if !ok || !IsRegistry(v) {
 		return nil, catalogErr("expected a tool registry created with tool_registry()")
 	}
 	if cache != nil {

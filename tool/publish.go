@@ -95,7 +95,7 @@ func (p *Publication) Snapshot() Published {
 // PublishRegistry validates and records a registry (mcp_tools); a later
 // call replaces an earlier one.
 func (p *Publication) PublishRegistry(v vm.Value, cache *Cache) error {
-	if !isRegistry(v) {
+	if !IsRegistry(v) {
 		const msg = "mcp_tools: argument must be a tool registry (created with tool_registry())"
 		if name, ok := SingleDefinition(v); ok {
 			return fmt.Errorf("%s, got the single tool definition %q; build one with tool_registry_from([def]) from \"std/tools\"", msg, name)

@@ -1,7 +1,6 @@
 package agents
 
 import (
-	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -34,18 +33,14 @@ func agentArg(fn string, v vm.Value) (*vm.Dict, error) {
 func newAgent(th *vm.Thread, cfg *vm.Dict) (*vm.Dict, error) {
 	const fn = "agent"
 	for _, k := range cfg.Keys() {
-		found := false
-		for _, x := range agentKeys {
-			found = found || x == k
-		}
-		if !found && k != "_type" {
-			return nil, vm.Throwf("%s: unknown config key %q (known: %s)", fn, k, strings.Join(agentKeys, ", "))
+		if k != "_type" && !slices.Contains(agentKeys, k) {
+			return nil, vm.Throwf("%s: unknown config key %q%s (known: %s)", fn, k, lib.DidYouMean(k, agentKeys), strings.Join(agentKeys, ", "))
 		}
 	}
 	n := get(cfg, "name")
 	name, ok := n.AsString()
 	if !ok || name.Go() == "" {
-		return nil, vm.Throwf("%s: name must be a non-empty string, got %s", fn, shown(n))
+		return nil, vm.Throwf("%s: name must be a non-empty string, got %s", fn, lib.Shown(n))
 	}
 	for _, k := range []string{"description", "system", "model", "provider"} {
 		if v := get(cfg, k); !v.IsNil() {
@@ -64,7 +59,7 @@ func newAgent(th *vm.Thread, cfg *vm.Dict) (*vm.Dict, error) {
 			case k == "messages" || k == "tools" || k == "system":
 				return nil, vm.Throwf("%s: options.%s: give %s as the agent's own key, not in options", fn, k, k)
 			case !slices.Contains(llm.OptionKeys(), k):
-				return nil, vm.Throwf("%s: options.%s is not an llm_call option%s", fn, k, suggest(k, llm.OptionKeys()))
+				return nil, vm.Throwf("%s: options.%s is not an llm_call option%s", fn, k, lib.DidYouMean(k, llm.OptionKeys()))
 			}
 		}
 	}
@@ -150,7 +145,7 @@ func init() {
 		if a.Given(0) {
 			k, ok := a.Int(0)
 			if !ok || k < 0 {
-				return vm.Value{}, vm.Throwf("agent_trace: limit must be a non-negative int, got %s", shown(a.At(0)))
+				return vm.Value{}, vm.Throwf("agent_trace: limit must be a non-negative int, got %s", lib.Shown(a.At(0)))
 			}
 			n = int(k)
 		}
@@ -206,13 +201,13 @@ func init() {
 		if a.Has(2) {
 			k, ok := a.At(1).AsString()
 			if !ok || k.Go() == "" {
-				return vm.Value{}, vm.Throwf("%s: kind must be a non-empty string, got %s", fn, shown(a.At(1)))
+				return vm.Value{}, vm.Throwf("%s: kind must be a non-empty string, got %s", fn, lib.Shown(a.At(1)))
 			}
 			kind, textV = k.Go(), a.At(2)
 		}
 		s, ok := textV.AsString()
 		if !ok || s.Go() == "" {
-			return vm.Value{}, vm.Throwf("%s: feedback must be a non-empty string, got %s", fn, shown(textV))
+			return vm.Value{}, vm.Throwf("%s: feedback must be a non-empty string, got %s", fn, lib.Shown(textV))
 		}
 		if !stateOf(th).inject(th, target, feedback{text: s.Go(), kind: kind}) {
 			if target != "" {
@@ -477,19 +472,4 @@ func (s *state) summary() vm.Value {
 	return vm.Of(lib.DictOf("runs", lib.IntOf(len(recs)), "turns", vm.IntOf(turns), "tool_calls", vm.IntOf(calls),
 		"tool_errors", vm.IntOf(errs), "input_tokens", vm.IntOf(in), "output_tokens", vm.IntOf(out),
 		"total_tokens", vm.IntOf(in+out), "by_tool", counts(byTool), "by_agent", counts(byAgent), "stop_reasons", counts(stops)))
-}
-
-// shown names a bad argument or option in an error: nil, a number or a
-// bool as it is, a string quoted after its type (`string "3"`, so a
-// number in quotes cannot pass for a number), anything else by its type.
-func shown(v vm.Value) string {
-	switch v.Kind() {
-	case vm.KInvalid, vm.KNil:
-		return "nil"
-	case vm.KString:
-		return fmt.Sprintf("string %q", vm.ToDisplay(v))
-	case vm.KInt, vm.KFloat, vm.KBool, vm.KDuration:
-		return vm.ToDisplay(v)
-	}
-	return v.Type()
 }

@@ -84,7 +84,7 @@ func dispatchSetup(th *vm.Thread, fn string, a vm.Args) (*toolset, bool, error) 
 		case "throw":
 			throw = true
 		default:
-			return nil, false, vm.Throwf("%s: tool_errors must be \"report\" or \"throw\", got %s", fn, shown(mode))
+			return nil, false, vm.Throwf("%s: tool_errors must be \"report\" or \"throw\", got %s", fn, lib.Shown(mode))
 		}
 	}
 	return ts, throw, nil

@@ -60,7 +60,7 @@ func init() {
 			}
 			for _, k := range d.Keys() {
 				if !slices.Contains(handoffOptions, k) {
-					return vm.Value{}, vm.Throwf("%s: unknown option %q%s", fn, k, suggest(k, handoffOptions))
+					return vm.Value{}, vm.Throwf("%s: unknown option %q%s", fn, k, lib.DidYouMean(k, handoffOptions))
 				}
 			}
 			o = d
@@ -76,7 +76,7 @@ func init() {
 		if v := get(o, "keep_last"); !v.IsNil() {
 			n, ok := v.AsInt()
 			if !ok || n < 0 {
-				return vm.Value{}, vm.Throwf("%s: keep_last must be a non-negative int, got %s", fn, shown(v))
+				return vm.Value{}, vm.Throwf("%s: keep_last must be a non-negative int, got %s", fn, lib.Shown(v))
 			}
 			keep = int64(n)
 		}

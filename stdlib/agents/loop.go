@@ -22,7 +22,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/harnlang/harn/lang/diag"
 	"github.com/harnlang/harn/stdlib/agents/transcriptsink"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/stdlib/llm"
@@ -132,7 +131,7 @@ func readLoop(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value, a *vm.
 	known := append(llm.OptionKeys(), loopOptions...)
 	for _, k := range opts.Keys() {
 		if !slices.Contains(known, k) {
-			return nil, vm.Throwf("%s: unknown option %q%s", fn, k, suggest(k, known))
+			return nil, vm.Throwf("%s: unknown option %q%s", fn, k, lib.DidYouMean(k, known))
 		}
 	}
 	// the agent's settings, then the call's options over them
@@ -166,7 +165,7 @@ func readLoop(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value, a *vm.
 	}
 	if n := get(merged, "name"); !n.IsNil() {
 		if s, ok := n.AsString(); !ok || s.Go() == "" {
-			return nil, vm.Throwf("%s: name must be a non-empty string, got %s", fn, shown(n))
+			return nil, vm.Throwf("%s: name must be a non-empty string, got %s", fn, lib.Shown(n))
 		}
 		l.name = vm.ToDisplay(n)
 	}
@@ -183,7 +182,7 @@ func readLoop(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value, a *vm.
 		if v := get(merged, k); !v.IsNil() {
 			n, ok := v.AsInt()
 			if !ok || n < 1 {
-				return nil, vm.Throwf("%s: %s must be a positive int, got %s", fn, k, shown(v))
+				return nil, vm.Throwf("%s: %s must be a positive int, got %s", fn, k, lib.Shown(v))
 			}
 			l.maxTurns = int(n)
 		}
@@ -201,7 +200,7 @@ func readLoop(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value, a *vm.
 		case "throw":
 			l.throwTools = true
 		default:
-			return nil, vm.Throwf("%s: tool_errors must be \"report\" or \"throw\", got %s", fn, shown(v))
+			return nil, vm.Throwf("%s: tool_errors must be \"report\" or \"throw\", got %s", fn, lib.Shown(v))
 		}
 	}
 	l.compact = vm.Nil
@@ -264,7 +263,7 @@ func readLoop(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value, a *vm.
 			return nil, vm.Throwf("%s: give the conversation once: session, messages or transcript", fn)
 		}
 		if id, ok := v.AsString(); !ok || id.Go() == "" {
-			return nil, vm.Throwf("%s: options.%s must be a session id (a non-empty string), got %s", fn, k, shown(v))
+			return nil, vm.Throwf("%s: options.%s must be a session id (a non-empty string), got %s", fn, k, lib.Shown(v))
 		}
 		l.sessionV = v
 	}
@@ -317,7 +316,7 @@ func (l *loop) readAutoCompact(th *vm.Thread, fn string, merged *vm.Dict) error 
 	}
 	d, ok := v.AsDict()
 	if !ok {
-		return vm.Throwf("%s: auto_compact must be a bool or transcript_auto_compact options, got %s", fn, shown(v))
+		return vm.Throwf("%s: auto_compact must be a bool or transcript_auto_compact options, got %s", fn, lib.Shown(v))
 	}
 	if !l.compact.IsNil() {
 		return vm.Throwf("%s: give compact or auto_compact, not both", fn)
@@ -342,14 +341,14 @@ func (l *loop) readPersistence(fn string, merged *vm.Dict) error {
 	if v := get(merged, "persistent"); !v.IsNil() {
 		b, ok := v.AsBool()
 		if !ok {
-			return vm.Throwf("%s: persistent must be a bool, got %s", fn, shown(v))
+			return vm.Throwf("%s: persistent must be a bool, got %s", fn, lib.Shown(v))
 		}
 		l.persistent = bool(b)
 	}
 	if v := get(merged, "done_sentinel"); !v.IsNil() {
 		s, ok := v.AsString()
 		if !ok || s.Go() == "" {
-			return vm.Throwf("%s: done_sentinel must be a non-empty string, got %s", fn, shown(v))
+			return vm.Throwf("%s: done_sentinel must be a non-empty string, got %s", fn, lib.Shown(v))
 		}
 		l.sentinel = s.Go()
 	}
@@ -360,7 +359,7 @@ func (l *loop) readPersistence(fn string, merged *vm.Dict) error {
 	if v := get(merged, "nudge"); !v.IsNil() {
 		s, ok := v.AsString()
 		if !ok || s.Go() == "" {
-			return vm.Throwf("%s: nudge must be a non-empty string, got %s", fn, shown(v))
+			return vm.Throwf("%s: nudge must be a non-empty string, got %s", fn, lib.Shown(v))
 		}
 		l.nudge = s.Go()
 	}
@@ -381,7 +380,7 @@ func (l *loop) readPersistence(fn string, merged *vm.Dict) error {
 	if v := get(merged, "token_budget"); !v.IsNil() {
 		n, ok := v.AsInt()
 		if !ok || n < 1 {
-			return vm.Throwf("%s: token_budget must be a positive int, got %s", fn, shown(v))
+			return vm.Throwf("%s: token_budget must be a positive int, got %s", fn, lib.Shown(v))
 		}
 		l.tokenBudget = int64(n)
 	}
@@ -390,7 +389,7 @@ func (l *loop) readPersistence(fn string, merged *vm.Dict) error {
 		case "native", "text":
 			l.toolFormat = f
 		default:
-			return vm.Throwf("%s: tool_format must be \"native\" or \"text\", got %s", fn, shown(v))
+			return vm.Throwf("%s: tool_format must be \"native\" or \"text\", got %s", fn, lib.Shown(v))
 		}
 	}
 	return nil
@@ -418,7 +417,7 @@ func (l *loop) readRetries(fn string, merged *vm.Dict) error {
 	if v := get(merged, "daemon"); !v.IsNil() {
 		b, ok := v.AsBool()
 		if !ok {
-			return vm.Throwf("%s: daemon must be a bool, got %s", fn, shown(v))
+			return vm.Throwf("%s: daemon must be a bool, got %s", fn, lib.Shown(v))
 		}
 		l.daemon = bool(b)
 	}
@@ -433,18 +432,10 @@ func readCount(fn string, merged *vm.Dict, k string, n *int) error {
 	}
 	i, ok := v.AsInt()
 	if !ok || i < 0 {
-		return vm.Throwf("%s: %s must be an int >= 0, got %s", fn, k, shown(v))
+		return vm.Throwf("%s: %s must be an int >= 0, got %s", fn, k, lib.Shown(v))
 	}
 	*n = int(i)
 	return nil
-}
-
-// suggest is ` (did you mean "x"?)` for the known name closest to k, or "".
-func suggest(k string, known []string) string {
-	if s := diag.Suggest(k, known); s != "" {
-		return fmt.Sprintf(" (did you mean %q?)", s)
-	}
-	return ""
 }
 
 // run drives the loop and returns agent_loop's result dict.
@@ -745,7 +736,7 @@ func (l *loop) checkToolNames(fn string) error {
 	}{{"stop_after_successful_tools", l.stopAfter}, {"require_successful_tools", l.required}} {
 		for _, n := range opt.names {
 			if _, ok := l.tools.byName[n]; !ok {
-				return vm.Throwf("%s: %s: %q is not an available tool%s", fn, opt.key, n, suggest(n, l.tools.names))
+				return vm.Throwf("%s: %s: %q is not an available tool%s", fn, opt.key, n, lib.DidYouMean(n, l.tools.names))
 			}
 		}
 	}
@@ -757,13 +748,13 @@ func (l *loop) checkToolNames(fn string) error {
 func toolNames(fn, k string, v vm.Value) ([]string, error) {
 	l, ok := v.AsList()
 	if !ok {
-		return nil, vm.Throwf("%s: %s must be a list of tool names, got %s", fn, k, shown(v))
+		return nil, vm.Throwf("%s: %s must be a list of tool names, got %s", fn, k, lib.Shown(v))
 	}
 	out := make([]string, 0, l.Len())
 	for i, it := range l.Items() {
 		s, ok := it.AsString()
 		if !ok {
-			return nil, vm.Throwf("%s: %s[%d] must be a tool name (a string), got %s", fn, k, i, shown(it))
+			return nil, vm.Throwf("%s: %s[%d] must be a tool name (a string), got %s", fn, k, i, lib.Shown(it))
 		}
 		out = append(out, s.Go())
 	}
@@ -950,7 +941,7 @@ func (l *loop) toolCall(th *vm.Thread, c vm.Value, turn int) (vm.Value, vm.Value
 				return vm.Value{}, vm.Value{}, vm.Throwf("%s: on_tool_call returned a dict without result, error or arguments (keys: %s)", l.fn, strings.Join(d.Keys(), ", "))
 			}
 		} else if !v.IsNil() && v.Kind() != vm.KBool {
-			return vm.Value{}, vm.Value{}, vm.Throwf("%s: on_tool_call returned %s; expected nil, a bool, or a dict {result}, {error} or {arguments}", l.fn, shown(v))
+			return vm.Value{}, vm.Value{}, vm.Throwf("%s: on_tool_call returned %s; expected nil, a bool, or a dict {result}, {error} or {arguments}", l.fn, lib.Shown(v))
 		}
 	}
 	if !handled {

@@ -33,7 +33,7 @@ type searchConfig struct {
 func readSearch(fn string, v vm.Value) (searchConfig, bool, error) {
 	cfg := searchConfig{strategy: "bm25", maxResults: defaultMaxResults}
 	bad := func() (searchConfig, bool, error) {
-		return cfg, false, vm.Throwf("%s: tool_search must be a bool, \"bm25\", \"regex\" or a dict {strategy?, max_results?}, got %s", fn, shown(v))
+		return cfg, false, vm.Throwf("%s: tool_search must be a bool, \"bm25\", \"regex\" or a dict {strategy?, max_results?}, got %s", fn, lib.Shown(v))
 	}
 	if v.IsNil() {
 		return cfg, false, nil
@@ -58,13 +58,13 @@ func readSearch(fn string, v vm.Value) (searchConfig, bool, error) {
 		case "bm25", "regex":
 			cfg.strategy = vm.ToDisplay(s)
 		default:
-			return cfg, false, vm.Throwf("%s: tool_search strategy must be \"bm25\" or \"regex\", got %s", fn, shown(s))
+			return cfg, false, vm.Throwf("%s: tool_search strategy must be \"bm25\" or \"regex\", got %s", fn, lib.Shown(s))
 		}
 	}
 	if m := get(d, "max_results"); !m.IsNil() {
 		n, ok := m.AsInt()
 		if !ok || n < 1 {
-			return cfg, false, vm.Throwf("%s: tool_search max_results must be a positive int, got %s", fn, shown(m))
+			return cfg, false, vm.Throwf("%s: tool_search max_results must be a positive int, got %s", fn, lib.Shown(m))
 		}
 		cfg.maxResults = int(n)
 	}

@@ -78,7 +78,7 @@ func (s *sessions) create(id string, msgs []vm.Value, ancestry []string, forkedA
 func sessionID(fn string, v vm.Value) (string, error) {
 	s, ok := v.AsString()
 	if !ok || s.Go() == "" {
-		return "", vm.Throwf("%s: session id must be a non-empty string, got %s", fn, shown(v))
+		return "", vm.Throwf("%s: session id must be a non-empty string, got %s", fn, lib.Shown(v))
 	}
 	return s.Go(), nil
 }
@@ -88,7 +88,7 @@ func sessionID(fn string, v vm.Value) (string, error) {
 func sessionStart(th *vm.Thread, fn string, v vm.Value) (string, []vm.Value, error) {
 	id, err := sessionID(fn, v)
 	if err != nil {
-		return "", nil, vm.Throwf("%s: options.session must be a session id (a non-empty string), got %s", fn, shown(v))
+		return "", nil, vm.Throwf("%s: options.session must be a session id (a non-empty string), got %s", fn, lib.Shown(v))
 	}
 	s := sessionsOf(th)
 	s.mu.Lock()
@@ -297,7 +297,7 @@ func init() {
 		const fn = "agent_session_fork_at"
 		n, ok := a.Int(1)
 		if !ok || n < 0 {
-			return vm.Value{}, vm.Throwf("%s: n must be a non-negative int, got %s", fn, shown(a.At(1)))
+			return vm.Value{}, vm.Throwf("%s: n must be a non-negative int, got %s", fn, lib.Shown(a.At(1)))
 		}
 		nid, err := newIDArg(fn, a, 2)
 		if err != nil {
@@ -309,7 +309,7 @@ func init() {
 		const fn = "agent_session_trim"
 		k, ok := a.Int(1)
 		if !ok || k < 0 {
-			return vm.Value{}, vm.Throwf("%s: keep_last must be a non-negative int, got %s", fn, shown(a.At(1)))
+			return vm.Value{}, vm.Throwf("%s: keep_last must be a non-negative int, got %s", fn, lib.Shown(a.At(1)))
 		}
 		return withSession(th, fn, a.At(0), true, func(s *sessions, x *session) (vm.Value, error) {
 			var sys, body []vm.Value

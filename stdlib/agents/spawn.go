@@ -332,7 +332,7 @@ func timeoutArg(fn string, a vm.Args, i int) (time.Duration, error) {
 			return time.Duration(d) * time.Millisecond, nil
 		}
 	}
-	return 0, vm.Throwf("%s: timeout must be a non-negative duration or int of milliseconds, got %s", fn, shown(a.At(i)))
+	return 0, vm.Throwf("%s: timeout must be a non-negative duration or int of milliseconds, got %s", fn, lib.Shown(a.At(i)))
 }
 
 // lastOutcome is the last run's result, or its failure raised.

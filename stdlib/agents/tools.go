@@ -286,17 +286,14 @@ func get(d *vm.Dict, k string) vm.Value {
 	return lib.Get(d, k)
 }
 
-// argumentsFromText reads arguments a model sent as JSON text (as
-// providers send them): blank text is no arguments; text that is not
-// JSON is a failed call the model can read and retry, as invalid
-// arguments are.
+// argumentsFromText reads arguments a model sent as JSON text, by
+// hjson.ParseArguments's rule (blank text is {}); text that is not JSON
+// is a failed call the model can read and retry, as invalid arguments
+// are.
 func argumentsFromText(name, text string) (vm.Value, *outcome) {
-	if strings.TrimSpace(text) == "" {
-		return vm.Nil, nil
-	}
-	parsed, err := hjson.Parse(text)
+	parsed, err := hjson.ParseArguments(text)
 	if err != nil {
-		msg := fmt.Sprintf("tool %q arguments are not JSON: %s", name, err.Error())
+		msg := fmt.Sprintf("tool %q %s", name, err.Error())
 		return vm.Value{}, &outcome{text: msg, err: vm.Runtimef("%s", msg)}
 	}
 	return parsed, nil

@@ -7,6 +7,7 @@ package json
 
 import (
 	"encoding/base64"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -47,6 +48,24 @@ type jsonParser struct {
 // number a float. The error reads like serde_json's ("expected value at
 // line 1 column 1").
 func Parse(text string) (vm.Value, error) { return ParseOn(nil, text) }
+
+// ParseArguments reads the arguments of a tool call as a model writes
+// them, JSON text: blank text is no arguments, the empty object; other
+// text is read as Parse reads it, and text that is not JSON is an error
+// saying where it broke ("arguments are not JSON: …"). It is the one
+// rule for every reader of a model's argument text: the LLM providers'
+// replies, llm_mock's and a conversation's tool calls, the agent loop,
+// dispatch_agent_call and tool_parse_call's blocks.
+func ParseArguments(text string) (vm.Value, error) {
+	if strings.TrimSpace(text) == "" {
+		return vm.Of(vm.NewDict()), nil
+	}
+	v, err := Parse(text)
+	if err != nil {
+		return vm.Value{}, fmt.Errorf("arguments are not JSON: %w", err)
+	}
+	return v, nil
+}
 
 // ParseOn is Parse for a builtin running on th: a long parse stops at
 // th's deadline, cancellation or Ctrl-C with th's error (a *vm.Error),

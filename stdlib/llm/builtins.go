@@ -591,7 +591,7 @@ func init() {
 			if !a.At(0).IsNil() {
 				f, ok := lib.ToFloat(a.At(0))
 				if !ok || f < 0 {
-					return vm.Value{}, vm.Throwf("llm_budget: expected a non-negative number of USD or nil, got %s", lib.Display(a.At(0)))
+					return vm.Value{}, vm.Throwf("llm_budget: expected a non-negative number of USD or nil, got %s", lib.Shown(a.At(0)))
 				}
 				limit = f
 			}

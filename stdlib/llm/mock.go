@@ -102,7 +102,7 @@ func readMock(v vm.Value) (*mockResp, error) {
 	}
 	for _, k := range d.Keys() {
 		if !knownMockKey(k) {
-			return nil, vm.Throwf("llm_mock: unknown key %q (known: %s)", k, strings.Join(mockKeys, ", "))
+			return nil, vm.Throwf("llm_mock: unknown key %q%s (known: %s)", k, lib.DidYouMean(k, mockKeys), strings.Join(mockKeys, ", "))
 		}
 	}
 	get := func(k string) (vm.Value, bool) {
@@ -124,13 +124,13 @@ func readMock(v vm.Value) (*mockResp, error) {
 				if cd, isDict := it.AsDict(); isDict {
 					for _, k := range cd.Keys() {
 						if !slices.Contains(ToolCallKeys, k) {
-							return nil, vm.Throwf("llm_mock: tool_calls[%d]: unknown key %q (known: %s)", i, k, strings.Join(ToolCallKeys, ", "))
+							return nil, vm.Throwf("llm_mock: tool_calls[%d]: unknown key %q%s (known: %s)", i, k, lib.DidYouMean(k, ToolCallKeys), strings.Join(ToolCallKeys, ", "))
 						}
 					}
 				}
 			}
 		}
-		calls, err := readToolCalls("llm_mock: tool_calls", x, nil, false)
+		calls, err := readToolCalls("llm_mock: tool_calls", x, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -139,7 +139,7 @@ func readMock(v vm.Value) (*mockResp, error) {
 	tokens := func(where string, x vm.Value) (int64, error) {
 		n, ok := x.AsInt()
 		if !ok || n < 0 {
-			return 0, vm.Throwf("llm_mock: %s must be a non-negative int, got %s", where, lib.Display(x))
+			return 0, vm.Throwf("llm_mock: %s must be a non-negative int, got %s", where, lib.Shown(x))
 		}
 		return int64(n), nil
 	}

@@ -396,7 +396,7 @@ func (c config) parse(raw []byte) (*response, error) {
 			case "thinking":
 				r.Thinking += b.Thinking
 			case "tool_use":
-				args, err := parseArgs(string(b.Input))
+				args, err := argumentsAny(string(b.Input))
 				if err != nil {
 					return nil, fmt.Errorf("tool_use %s: %v", b.Name, err)
 				}
@@ -414,23 +414,11 @@ func (c config) parse(raw []byte) (*response, error) {
 	ch := w.Choices[0]
 	r.Text = ch.Message.Content
 	for _, tc := range ch.Message.ToolCalls {
-		r.ToolCalls = append(r.ToolCalls, toolCall{ID: tc.ID, Name: tc.Function.Name, Args: argsOrRaw(tc.Function.Arguments)})
+		r.ToolCalls = append(r.ToolCalls, toolCall{ID: tc.ID, Name: tc.Function.Name, Args: argumentsOrRaw(tc.Function.Arguments)})
 	}
 	r.StopReason = normalStop(ch.FinishReason)
 	r.InTokens, r.OutTokens = w.Usage.PromptTokens, w.Usage.CompletionTokens
 	return r, nil
-}
-
-// argsOrRaw is the arguments text of an OpenAI-style tool call decoded,
-// or kept as rawArguments when the model wrote text that is not JSON
-// (the call then fails as a tool call the model can retry, instead of
-// failing the whole reply).
-func argsOrRaw(s string) any {
-	args, err := parseArgs(s)
-	if err != nil {
-		return rawArguments(s)
-	}
-	return args
 }
 
 // argumentsText is a call's arguments as OpenAI's wire carries them:
@@ -441,19 +429,6 @@ func argumentsText(a any) string {
 	}
 	b, _ := json.Marshal(a)
 	return string(b)
-}
-
-func parseArgs(s string) (any, error) {
-	if strings.TrimSpace(s) == "" {
-		return map[string]any{}, nil
-	}
-	var args any
-	d := json.NewDecoder(strings.NewReader(s))
-	d.UseNumber()
-	if err := d.Decode(&args); err != nil {
-		return nil, fmt.Errorf("arguments are not JSON: %v", err)
-	}
-	return args, nil
 }
 
 // normalStop maps OpenAI's finish reasons to the Anthropic-style names
@@ -933,7 +908,7 @@ func (s *sseStream) final() (*response, error) {
 	sort.Ints(s.order)
 	for _, i := range s.order {
 		c := s.calls[i]
-		r.ToolCalls = append(r.ToolCalls, toolCall{ID: c.id, Name: c.name, Args: argsOrRaw(c.args.String())})
+		r.ToolCalls = append(r.ToolCalls, toolCall{ID: c.id, Name: c.name, Args: argumentsOrRaw(c.args.String())})
 	}
 	return &r, nil
 }

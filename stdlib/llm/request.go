@@ -43,6 +43,27 @@ type toolCall struct {
 // back to the provider unchanged in the conversation.
 type rawArguments string
 
+// argumentsAny is a model's argument text read by the one rule
+// (hjson.ParseArguments) in the generic Go JSON form a toolCall carries.
+func argumentsAny(text string) (any, error) {
+	v, err := hjson.ParseArguments(text)
+	if err != nil {
+		return nil, err
+	}
+	return jsonschema.ToAny(v)
+}
+
+// argumentsOrRaw is argumentsAny, or rawArguments when the text is not
+// JSON: the call then fails as a tool call the model can retry, instead
+// of failing the whole reply.
+func argumentsOrRaw(text string) any {
+	g, err := argumentsAny(text)
+	if err != nil {
+		return rawArguments(text)
+	}
+	return g
+}
+
 // argumentsValue is a call's arguments as a Harn value: the decoded
 // object, or the text of rawArguments.
 func argumentsValue(a any) vm.Value {
@@ -226,7 +247,7 @@ func newRequest(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value) (*re
 		}
 		n, ok := v.AsInt()
 		if !ok || n < 0 {
-			return 0, vm.Throwf("%s: options.%s must be a non-negative int, got %s", fn, k, lib.Display(v))
+			return 0, vm.Throwf("%s: options.%s must be a non-negative int, got %s", fn, k, lib.Shown(v))
 		}
 		return int64(n), nil
 	}
@@ -260,6 +281,11 @@ func newRequest(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value) (*re
 		}
 	}
 	if v, ok := opt("tool_choice"); ok {
+		if _, isStr := v.AsString(); !isStr {
+			if _, isDict := v.AsDict(); !isDict {
+				return nil, vm.Throwf("%s: options.tool_choice must be \"auto\", \"none\", \"required\", a tool name or a dict, got %s", fn, lib.Shown(v))
+			}
+		}
 		if r.choice, err = jsonschema.ToAny(v); err != nil {
 			return nil, vm.Throwf("%s: options.tool_choice: %s", fn, err.Error())
 		}
@@ -332,7 +358,7 @@ func readMessage(th *vm.Thread, fn string, i int, v vm.Value) (message, error) {
 	}
 	m.IsError = m.Role == "tool" && get("is_error").Truth()
 	if tc := get("tool_calls"); !tc.IsNil() {
-		calls, err := readToolCalls(fn+": options.messages["+fmt.Sprint(i)+"].tool_calls", tc, nil, true)
+		calls, err := readToolCalls(fn+": options.messages["+fmt.Sprint(i)+"].tool_calls", tc, nil)
 		if err != nil {
 			return message{}, err
 		}
@@ -376,7 +402,7 @@ func ResultText(v vm.Value, portable any) string {
 
 // readToolCalls reads [{id?, name, arguments}] (from a mock or from a
 // conversation). nextID numbers calls without an id (nil: keep "").
-func readToolCalls(where string, v vm.Value, nextID func() string, keepRaw bool) ([]toolCall, error) {
+func readToolCalls(where string, v vm.Value, nextID func() string) ([]toolCall, error) {
 	l, ok := v.AsList()
 	if !ok {
 		return nil, vm.Throwf("%s must be a list, got %s", where, v.Type())
@@ -399,18 +425,11 @@ func readToolCalls(where string, v vm.Value, nextID func() string, keepRaw bool)
 		}
 		if args.IsValid() && !args.IsNil() {
 			if s, isStr := args.AsString(); isStr {
-				// providers send arguments as JSON text
-				parsed, err := hjson.Parse(s.Go())
-				if err != nil && keepRaw && strings.TrimSpace(s.Go()) != "" {
-					// a model's broken arguments, back in the conversation
-					c.Args = rawArguments(s.Go())
-					out = append(out, c)
-					continue
-				}
-				if err != nil {
-					return nil, vm.Throwf("%s[%d].arguments is not JSON: %s", where, i, err.Error())
-				}
-				args = parsed
+				// text, as a model writes it: kept as written when it is
+				// not JSON, for the loop to answer as a failed call
+				c.Args = argumentsOrRaw(s.Go())
+				out = append(out, c)
+				continue
 			}
 			g, err := jsonschema.ToAny(args)
 			if err != nil {
@@ -539,6 +558,9 @@ func readTools(th *vm.Thread, fn string, v vm.Value) ([]toolSpec, error) {
 	} else {
 		if hint := tool.SingleDefinitionHint(v); hint != "" {
 			return nil, vm.Throwf("%s: options.tools must be a tool registry or a list of tool definitions, %s", fn, hint)
+		}
+		if !tool.IsRegistry(v) {
+			return nil, vm.Throwf("%s: options.tools must be a tool registry or a list of tool definitions, got %s", fn, v.Type())
 		}
 		reg, err := tool.Normalize(v, cache)
 		if err != nil {

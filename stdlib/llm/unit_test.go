@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/harnlang/harn/lang/check"
+	hjson "github.com/harnlang/harn/stdlib/json"
 	"github.com/harnlang/harn/vm"
 )
 
@@ -151,6 +152,37 @@ func TestContentTextPortable(t *testing.T) {
 	} {
 		if got := ContentText(c.v); got != c.want {
 			t.Errorf("ContentText(%s) = %s, want %s", vm.ToDisplay(c.v), got, c.want)
+		}
+	}
+}
+
+// TestArgumentsOneRule pins the one rule (hjson.ParseArguments) for a model's argument
+// text, and that the Go form a provider's reply carries (argumentsOrRaw)
+// follows it: blank is {}, JSON is read as json_parse reads it, other
+// text is an error (the Go form keeps it as written).
+func TestArgumentsOneRule(t *testing.T) {
+	for _, c := range []struct{ text, value, err string }{
+		{"", "{}", ""},
+		{" \n\t", "{}", ""},
+		{`{"a": 1.0, "b": [1, 2e2]}`, "{a: 1.0, b: [1, 200.0]}", ""},
+		{`[1]`, "[1]", ""},
+		{`{a: 1`, "", "arguments are not JSON: key must be a string at line 1 column 2"},
+	} {
+		v, err := hjson.ParseArguments(c.text)
+		if c.err != "" {
+			if err == nil || err.Error() != c.err {
+				t.Errorf("%q: got %v, want error %q", c.text, err, c.err)
+			}
+			if r, ok := argumentsOrRaw(c.text).(rawArguments); !ok || string(r) != c.text {
+				t.Errorf("%q: Go form %#v, want the text kept", c.text, argumentsOrRaw(c.text))
+			}
+			continue
+		}
+		if err != nil || vm.ToDisplay(v) != c.value {
+			t.Errorf("%q: got %v, %v; want %s", c.text, v, err, c.value)
+		}
+		if got := vm.ToDisplay(argumentsValue(argumentsOrRaw(c.text))); got != c.value {
+			t.Errorf("%q: Go form reads back as %s, want %s", c.text, got, c.value)
 		}
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/harnlang/harn/internal/jsonv"
-	"github.com/harnlang/harn/lang/diag"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/tool"
 	"github.com/harnlang/harn/vm"
@@ -156,14 +155,6 @@ func findTool(fn string, reg *tool.Registry, name string) (*tool.Tool, error) {
 	return nil, vm.Runtimef("%s: the registry has no tool named %q%s", fn, name, unknownToolHint(name, toolNames(reg)))
 }
 
-// didYouMean is ` (did you mean "x"?)` for the closest candidate, or "".
-func didYouMean(name string, candidates []string) string {
-	if s := diag.Suggest(name, candidates); s != "" {
-		return fmt.Sprintf(" (did you mean %q?)", s)
-	}
-	return ""
-}
-
 // maxListedTools is the most tool names an unknown-tool error lists
 // when no name is close.
 const maxListedTools = 10
@@ -172,7 +163,7 @@ const maxListedTools = 10
 // registered name, else the registered names (the first
 // maxListedTools, then how many more there are).
 func unknownToolHint(name string, names []string) string {
-	if hint := didYouMean(name, names); hint != "" {
+	if hint := lib.DidYouMean(name, names); hint != "" {
 		return hint
 	}
 	switch {
@@ -210,7 +201,7 @@ func toolBind(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			if props != nil {
 				known = props.Keys()
 			}
-			return vm.Value{}, vm.Runtimef("tool_bind: tool %q has no parameter %q%s", name, k, didYouMean(k, known))
+			return vm.Value{}, vm.Runtimef("tool_bind: tool %q has no parameter %q%s", name, k, lib.DidYouMean(k, known))
 		}
 		v, _ := bound.Get(k)
 		if err := checkArgument(th, root, comps, name, k, v); err != nil {

@@ -26,7 +26,7 @@ func init() {
 		}
 		for _, key := range cfg.Keys() {
 			if !slices.Contains(hookKeys, key) {
-				return vm.Value{}, vm.Typef("register_tool_hook: unknown key '%s'%s (known keys: %s)", key, didYouMean(key, hookKeys), strings.Join(hookKeys, ", "))
+				return vm.Value{}, vm.Typef("register_tool_hook: unknown key '%s'%s (known keys: %s)", key, lib.DidYouMean(key, hookKeys), strings.Join(hookKeys, ", "))
 			}
 		}
 		var k tool.Hook
@@ -54,7 +54,7 @@ func init() {
 		if m, ok := cfg.Get("max_output"); ok && !m.IsNil() {
 			n, ok := m.AsInt()
 			if !ok || n <= 0 {
-				return vm.Value{}, vm.Typef("register_tool_hook: 'max_output' must be a positive int, got %s", vm.ToDisplay(m))
+				return vm.Value{}, vm.Typef("register_tool_hook: 'max_output' must be a positive int, got %s", lib.Shown(m))
 			}
 			k.MaxOutput = int(n)
 		}

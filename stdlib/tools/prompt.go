@@ -44,7 +44,7 @@ func init() {
 		}
 		return vm.Str(Prompt(reg.Project(tool.AudienceAgent).Tools)), nil
 	})
-	lib.Def("tool_parse_call", "tool_parse_call(text)", "the [{name, arguments}] of the <tool_call> blocks in text, in order; a block that is not a JSON object with a name is skipped", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("tool_parse_call", "tool_parse_call(text)", "the [{name, arguments}] of the <tool_call> blocks in text, in order; arguments given as text are read as a model's (blank is {}); a block that is not a JSON object with a name and object arguments is skipped", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		text, ok := a.Str(0)
 		if !ok {
 			return vm.Value{}, vm.Typef("tool_parse_call: text must be a string, got %s", a.At(0).Type())
@@ -222,9 +222,10 @@ func parseCall(body string) (*vm.Dict, bool) {
 }
 
 // callArguments is the arguments object of a call: "arguments", or
-// "parameters" as Llama-style models write it; a JSON text holding an
-// object (as OpenAI-style providers send it) is read; absent or null is
-// {}. Anything else is not a call.
+// "parameters" as Llama-style models write it; a text (as OpenAI-style
+// providers send it) is read by json.ParseArguments's rule (blank is
+// {}) and must hold an object; absent or null is {}. Anything else is
+// not a call.
 func callArguments(d *vm.Dict) (vm.Value, bool) {
 	args := lib.Get(d, "arguments")
 	if args.IsNil() {
@@ -234,7 +235,7 @@ func callArguments(d *vm.Dict) (vm.Value, bool) {
 		return vm.Of(vm.NewDict()), true
 	}
 	if s, ok := args.AsString(); ok {
-		parsed, err := json.Parse(strings.TrimSpace(s.Go()))
+		parsed, err := json.ParseArguments(s.Go())
 		if err != nil {
 			return vm.Value{}, false
 		}

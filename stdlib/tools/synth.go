@@ -420,7 +420,7 @@ func checkSpecKeys(spec *vm.Dict) error {
 		// Like a definition, a spec keeps a key of its own (`guidance`,
 		// docs/tools.md synthesis table) unless it is likely a typo of a
 		// known key or one the synthesized definition sets itself.
-		hint := didYouMean(k, append(append([]string(nil), synthSpecKeys...), synthPassKeys...))
+		hint := lib.DidYouMean(k, append(append([]string(nil), synthSpecKeys...), synthPassKeys...))
 		if hint != "" || synthReservedKeys[k] {
 			return synthErr("spec contains unknown key %q%s", k, hint)
 		}
@@ -449,7 +449,7 @@ func synthStepOf(th *vm.Thread, i int, it vm.Value, used map[string]*tool.Tool, 
 	sd, _ := it.AsDict()
 	for _, k := range sd.Keys() {
 		if k != "tool" && k != "args" && k != "id" {
-			return nil, synthErr("steps[%d] contains unknown key %q%s", i, k, didYouMean(k, synthStepKeys))
+			return nil, synthErr("steps[%d] contains unknown key %q%s", i, k, lib.DidYouMean(k, synthStepKeys))
 		}
 	}
 	tv, _ := sd.Get("tool")
@@ -523,7 +523,7 @@ func checkRefs(where string, v vm.Value, n int, ids map[string]int) error {
 			for id := range ids {
 				known = append(known, id)
 			}
-			return fmt.Errorf("refers to %s, but no earlier step has the id %q%s", r.text, r.head, didYouMean(r.head, known))
+			return fmt.Errorf("refers to %s, but no earlier step has the id %q%s", r.text, r.head, lib.DidYouMean(r.head, known))
 		}
 		return nil
 	})
@@ -548,7 +548,7 @@ func checkStepArgs(th *vm.Thread, where string, pt *tool.PreparedTool, args *vm.
 	}
 	for _, k := range args.Keys() {
 		if hasProps && !props.Has(k) && !open {
-			return synthErr("%s passes unknown argument %q to tool %q%s", where, k, pt.Name(), didYouMean(k, props.Keys()))
+			return synthErr("%s passes unknown argument %q to tool %q%s", where, k, pt.Name(), lib.DidYouMean(k, props.Keys()))
 		}
 		v, _ := args.Get(k)
 		if !hasProps || !props.Has(k) || !literalTemplate(v) {
@@ -594,7 +594,7 @@ func checkInputRefs(s *synthesized, schema tool.Schema) error {
 	check := func(where string, v vm.Value) error {
 		return walkTemplate(v, func(r *reference) error {
 			if r.head == "input" && len(r.path) > 0 && !props.Has(r.path[0]) {
-				return synthErr("%s refers to %s, but the input schema has no property %q%s", where, r.text, r.path[0], didYouMean(r.path[0], props.Keys()))
+				return synthErr("%s refers to %s, but the input schema has no property %q%s", where, r.text, r.path[0], lib.DidYouMean(r.path[0], props.Keys()))
 			}
 			return nil
 		})

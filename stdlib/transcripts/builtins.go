@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/harnlang/harn/stdlib/internal/lib"
@@ -79,12 +80,8 @@ func transcriptOptions(fn string, d *vm.Dict) (string, vm.Value, error) {
 
 func checkKeys(fn, what string, d *vm.Dict, known ...string) error {
 	for _, k := range d.Keys() {
-		ok := false
-		for _, x := range known {
-			ok = ok || x == k
-		}
-		if !ok {
-			return vm.Throwf("%s: unknown %s key %q (known: %s)", fn, what, k, strings.Join(known, ", "))
+		if !slices.Contains(known, k) {
+			return vm.Throwf("%s: unknown %s key %q%s (known: %s)", fn, what, k, lib.DidYouMean(k, known), strings.Join(known, ", "))
 		}
 	}
 	return nil
@@ -138,7 +135,7 @@ func init() {
 	lib.Def("add_tool_result", "add_tool_result(conv, tool_call_id, content, options?)", "conv with a tool message answering tool_call_id appended; options {name?, is_error?}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		id, ok := a.Str(1)
 		if !ok || id == "" {
-			return vm.Value{}, vm.Throwf("add_tool_result: tool_call_id must be a non-empty string, got %s", lib.Display(a.At(1)))
+			return vm.Value{}, vm.Throwf("add_tool_result: tool_call_id must be a non-empty string, got %s", lib.Shown(a.At(1)))
 		}
 		name, isErr := "", false
 		if a.Given(3) {

@@ -63,8 +63,11 @@ func Message(where string, v vm.Value) (*vm.Dict, error) {
 		}
 		for i, c := range l.Items() {
 			cd, ok := c.AsDict()
-			if !ok || lib.Get(cd, "name").IsNil() {
-				return nil, vm.Throwf("%s: tool_calls[%d] must be a dict {id, name, arguments}", where, i)
+			if !ok {
+				return nil, vm.Throwf("%s: tool_calls[%d] must be a dict {id, name, arguments}, got %s", where, i, c.Type())
+			}
+			if lib.Get(cd, "name").IsNil() {
+				return nil, vm.Throwf("%s: tool_calls[%d] has no name", where, i)
 			}
 		}
 	}

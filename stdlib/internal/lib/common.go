@@ -1,8 +1,10 @@
 package lib
 
 import (
+	"fmt"
 	"strings"
 
+	"github.com/harnlang/harn/lang/diag"
 	"github.com/harnlang/harn/vm"
 )
 
@@ -17,6 +19,31 @@ func Display(v vm.Value) string {
 		return "nil"
 	}
 	return vm.ToDisplay(v)
+}
+
+// Shown names a bad argument or option in an error: nil, a number or a
+// bool as it is, a string quoted after its type (`string "3"`, so a
+// number in quotes cannot pass for a number), anything else by its type.
+func Shown(v vm.Value) string {
+	switch v.Kind() {
+	case vm.KInvalid, vm.KNil:
+		return "nil"
+	case vm.KString:
+		return fmt.Sprintf("string %q", vm.ToDisplay(v))
+	case vm.KInt, vm.KFloat, vm.KBool, vm.KDuration:
+		return vm.ToDisplay(v)
+	}
+	return v.Type()
+}
+
+// DidYouMean is ` (did you mean "x"?)` for the candidate closest to
+// name, or "": the one wording of a suggestion for a misspelt key,
+// option or name.
+func DidYouMean(name string, candidates []string) string {
+	if s := diag.Suggest(name, candidates); s != "" {
+		return fmt.Sprintf(" (did you mean %q?)", s)
+	}
+	return ""
 }
 
 // List wraps items (which the caller must not touch afterwards); an empty
