@@ -29,16 +29,10 @@ import (
 	yaml "go.yaml.in/yaml/v4"
 )
 
-// tomlParseError is `TOML parse error: <what> at line L, column C`
-// (docs/spec/builtins.md §4.6 gives the prefix; the place is this
-// implementation's addition), without the decoder's own "toml: " prefix.
-func tomlParseError(err error) error {
-	var de *toml.DecodeError
-	if errors.As(err, &de) {
-		line, col := de.Position()
-		return vm.Throwf("TOML parse error: %s at line %d, column %d", strings.TrimPrefix(de.Error(), "toml: "), line, col)
-	}
-	return vm.Throwf("TOML parse error: %s", strings.TrimPrefix(err.Error(), "toml: "))
+// tomlParseError is `TOML parse error: ` (docs/spec/builtins.md §4.6)
+// before the text Rust's toml crate gives (toml_errors.go).
+func tomlParseError(text string, err error) error {
+	return vm.Throwf("TOML parse error: %s", tomlCrateError(text, err))
 }
 
 func init() {
@@ -71,7 +65,7 @@ func init() {
 		writeYAML(&sb, json.Data(a.At(0)), 0)
 		return vm.Str(sb.String()), nil
 	})
-	lib.Def("toml_parse", "toml_parse(s)", "parse a TOML document into a dict (a leading byte-order mark is skipped); errors read TOML parse error: <what> at line L, column C", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("toml_parse", "toml_parse(s)", "parse a TOML document into a dict (a leading byte-order mark is skipped); errors read as Rust's toml crate words them: TOML parse error: TOML parse error at line L, column C, the line with a caret, then the reason", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		var m map[string]any
 		var err error
 		text := strings.TrimPrefix(a.Text(0), "\ufeff") // a byte-order mark may start a document
@@ -79,7 +73,7 @@ func init() {
 			return vm.Value{}, stop
 		}
 		if err != nil {
-			return vm.Value{}, tomlParseError(err)
+			return vm.Value{}, tomlParseError(text, err)
 		}
 		if m == nil {
 			return vm.Of(vm.NewDict()), nil
@@ -1711,11 +1705,12 @@ func ParseYAML(text string) (vm.Value, error) {
 }
 
 // ParseTOML decodes a TOML document as toml_parse does (stdlib/skills
-// reads the front matter of skill files with it). The error text has no prefix.
+// reads the front matter of skill files with it). The error text has no
+// prefix.
 func ParseTOML(text string) (vm.Value, error) {
 	var m map[string]any
 	if err := toml.Unmarshal([]byte(text), &m); err != nil {
-		return vm.Value{}, err
+		return vm.Value{}, errors.New(tomlCrateError(text, err))
 	}
 	if m == nil {
 		return vm.Of(vm.NewDict()), nil
