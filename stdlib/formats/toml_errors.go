@@ -68,7 +68,7 @@ func tomlRowStart(text string, row int) int {
 }
 
 // duplicateMessage names a key or table go-toml refused as defined
-// twice as the crate does: `duplicate key `k` in table `t`` (`in
+// twice as the crate does: `duplicate key `k` in table `t“ (`in
 // document root` at the top), after `invalid table header` when a
 // header repeats it. key is go-toml's key: the header's whole path, or
 // a key-value's key under its table.
@@ -539,7 +539,7 @@ func isHexByte(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
 
-// literalString reads '…' or '''…'''.
+// literalString reads '…' or ”'…”'.
 func (sc *tomlScanner) literalString() (string, *tomlStop) {
 	if strings.HasPrefix(sc.s[sc.i:], "'''") {
 		sc.i += 3
