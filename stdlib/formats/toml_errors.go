@@ -68,8 +68,8 @@ func tomlRowStart(text string, row int) int {
 }
 
 // duplicateMessage names a key or table go-toml refused as defined
-// twice as the crate does: `duplicate key `k` in table `t“ (`in
-// document root` at the top), after `invalid table header` when a
+// twice as the crate does: duplicate key `k` in table `t` (in
+// document root at the top), after `invalid table header` when a
 // header repeats it. key is go-toml's key: the header's whole path, or
 // a key-value's key under its table.
 func (sc *tomlScanner) duplicateMessage(what string, key []string, row, start int) (string, bool) {
