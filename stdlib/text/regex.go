@@ -234,6 +234,9 @@ func newHarnRegex(pattern, flags string) (*harnRegex, error) {
 	if err != nil {
 		return nil, err
 	}
+	if msg := utf8Error(written, verbose); msg != "" {
+		return nil, &regexError{msg}
+	}
 	names := parsed.CapNames()
 	ncap := 2 * (parsed.MaxCap() + 1)
 	if !boundary {
@@ -304,7 +307,9 @@ func translateRegex(p string, verbose bool) (string, bool) {
 	inClass := false
 	depth := 0          // classes nest, as in the regex crate
 	classStart := false // just after `[` or `[^`, where `]` is literal
+	uni := []bool{true} // the crate's Unicode mode (the u flag) per open group
 	for i := 0; i < len(p); i++ {
+		ascii := !uni[len(uni)-1]
 		c := p[i]
 		if verbose && !inClass {
 			if c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' {
@@ -325,6 +330,14 @@ func translateRegex(p string, verbose bool) (string, bool) {
 			i++
 			classStart = false
 			switch {
+			case ascii && asciiPerlClass[e] != "":
+				// ASCII mode: the crate's ASCII classes (the negated ones
+				// are refused, utf8Error)
+				if inClass {
+					sb.WriteString(asciiPerlClass[e])
+				} else {
+					sb.WriteString("[" + asciiPerlClass[e] + "]")
+				}
 			case e == 'd' && !inClass:
 				sb.WriteString(`\p{Nd}`)
 			case e == 'd':
@@ -361,6 +374,15 @@ func translateRegex(p string, verbose bool) (string, bool) {
 				// `\u0041` is `\x{0041}`
 				sb.WriteString(`\x{` + p[i+1:i+5] + `}`)
 				i += 4
+			case e == 'U' && i+1 < len(p) && p[i+1] == '{' && strings.IndexByte(p[i+1:], '}') >= 0:
+				// `\U{1F600}` is `\x{1F600}`
+				end := strings.IndexByte(p[i+1:], '}')
+				sb.WriteString(`\x` + p[i+1:i+2+end])
+				i += 1 + end
+			case e == 'U' && i+8 < len(p) && isHex4(p[i+1:i+5]) && isHex4(p[i+5:i+9]):
+				// `\U0001F600` is `\x{0001F600}`
+				sb.WriteString(`\x{` + p[i+1:i+9] + `}`)
+				i += 8
 			case (e == '<' || e == '>' || e == 'b') && !inClass && wordAssertion(p[i-1:]) != "":
 				// the crate's start/end-of-word assertions (regex_rust.go)
 				form := wordAssertion(p[i-1:])
@@ -397,7 +419,7 @@ func translateRegex(p string, verbose bool) (string, bool) {
 		}
 		if inClass {
 			switch {
-			case c == '[' && i+1 < len(p) && p[i+1] == ':':
+			case c == '[' && i+1 < len(p) && p[i+1] == ':' && isASCIIClassName(p[i:]):
 				if end := strings.Index(p[i:], ":]"); end >= 0 {
 					sb.WriteString(p[i : i+end+2])
 					i += end + 1
@@ -426,9 +448,65 @@ func translateRegex(p string, verbose bool) (string, bool) {
 			classStart = true
 			depth = 1
 		}
+		switch c {
+		case '(':
+			open := p[i : i+groupOpenLen(p, i)]
+			mode, setting := unicodeFlag(open, uni[len(uni)-1])
+			if setting {
+				uni[len(uni)-1] = mode
+			} else {
+				uni = append(uni, mode)
+			}
+			sb.WriteString(open) // whole, so a setting's `)` closes no group
+			i += len(open) - 1
+			continue
+		case ')':
+			if len(uni) > 1 {
+				uni = uni[:len(uni)-1]
+			}
+		}
 		sb.WriteByte(c)
 	}
 	return sb.String(), boundary
+}
+
+// asciiPerlClass is the class items of each Perl class in the crate's
+// ASCII mode (`(?-u)`).
+var asciiPerlClass = map[byte]string{
+	'd': `0-9`, 'w': `0-9A-Za-z_`, 's': `\t\n\v\f\r `,
+}
+
+// unicodeFlag is the Unicode mode a group opening (`(`, `(?-u:`) or a
+// flag setting (`(?-u)`) leaves, given the mode cur around it, and
+// whether it is a setting (which changes the enclosing group's mode).
+func unicodeFlag(open string, cur bool) (mode, setting bool) {
+	setting = strings.HasSuffix(open, ")")
+	if !strings.HasPrefix(open, "(?") || strings.Trim(open[2:len(open)-1], "imsUuxR-") != "" {
+		return cur, setting
+	}
+	on, off, _ := strings.Cut(open[2:len(open)-1], "-")
+	switch {
+	case strings.Contains(off, "u"):
+		return false, setting
+	case strings.Contains(on, "u"):
+		return true, setting
+	}
+	return cur, setting
+}
+
+// isASCIIClassName reports whether s starts with one of the ASCII
+// classes `[:alpha:]` (or `[:^alpha:]`) the crate and Go know; any other
+// `[:` inside a class opens a nested class in the crate.
+func isASCIIClassName(s string) bool {
+	end := strings.Index(s, ":]")
+	if end < 0 {
+		return false
+	}
+	switch strings.TrimPrefix(s[2:end], "^") {
+	case "alnum", "alpha", "ascii", "blank", "cntrl", "digit", "graph", "lower", "print", "punct", "space", "upper", "word", "xdigit":
+		return true
+	}
+	return false
 }
 
 // findAll returns every non-overlapping match as capture index pairs

@@ -95,20 +95,20 @@ func rustForms(p string) (string, error) {
 	return string(out), nil
 }
 
-// withoutUnicodeFlag drops a `u` flag being set from a group opening
-// (`(?u)`, `(?iu:`): the crate's Unicode mode, always on here. Clearing
-// it (`(?-u)`, ASCII mode) is left for Go to refuse.
+// withoutUnicodeFlag drops the `u` flag from a group opening (`(?u)`,
+// `(?iu:`, `(?-u)`): Go has no such flag. The crate's Unicode mode is
+// always on for Go; its ASCII mode is written out by translateRegex.
 func withoutUnicodeFlag(open string) string {
-	if !strings.HasPrefix(open, "(?") || strings.Trim(open[2:len(open)-1], "imsUuxR-") != "" {
+	if !strings.HasPrefix(open, "(?") || strings.Trim(open[2:len(open)-1], "imsUuxR-") != "" || !strings.Contains(open, "u") {
 		return open
 	}
-	on, off, _ := strings.Cut(open[2:len(open)-1], "-")
-	if !strings.Contains(on, "u") {
-		return open
-	}
+	on, off, negated := strings.Cut(open[2:len(open)-1], "-")
 	flags := strings.ReplaceAll(on, "u", "")
-	if off != "" || strings.Contains(open[2:len(open)-1], "-") {
+	if off = strings.ReplaceAll(off, "u", ""); negated && off != "" {
 		flags += "-" + off
+	}
+	if flags == "" && open[len(open)-1] == ':' {
+		return "(?:"
 	}
 	return "(?" + flags + open[len(open)-1:]
 }
@@ -235,7 +235,7 @@ func readClass(p string, i int) (runeSet, int, bool, error) {
 			n := escapeLen(p, j)
 			chunk.WriteString(p[j : j+n])
 			j += n
-		case c == '[' && j+1 < len(p) && p[j+1] == ':':
+		case c == '[' && j+1 < len(p) && p[j+1] == ':' && isASCIIClassName(p[j:]):
 			end := strings.Index(p[j:], ":]")
 			if end < 0 {
 				chunk.WriteByte(c)
