@@ -192,12 +192,16 @@ func yamlAt(line, col int) string {
 
 // decodeOneYAML parses the first document of text and reports whether
 // another follows it.
+var errYAMLNoDocument = errors.New("EOF while parsing a value")
+
 func decodeOneYAML(text string) (yaml.Node, bool, error) {
 	var doc yaml.Node
 	dec := yaml.NewDecoder(strings.NewReader(text))
 	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
-			return yaml.Node{}, false, nil // no document at all
+			// no document at all: serde_yaml, upstream's reader, finds
+			// no value to read (docs/builtins-areas.md)
+			return yaml.Node{}, false, errYAMLNoDocument
 		}
 		return doc, false, err
 	}
@@ -571,15 +575,26 @@ func doubleQuoted(s, ctl string) string {
 	return sb.String()
 }
 
+// yaml11Keyword reports whether s is one of the spellings YAML 1.1
+// readers (PyYAML, many tools) take as a boolean or null: y/n, yes/no,
+// on/off, true/false, null, each all lower case, capitalised or all
+// upper case (not `tRUE`), and `~`. serde_yaml quotes exactly these
+// (recalled; docs/builtins-areas.md); a mixed-case spelling is a string
+// to every reader and stays plain.
+func yaml11Keyword(s string) bool {
+	switch strings.ToLower(s) {
+	case "y", "n", "yes", "no", "on", "off", "true", "false", "null":
+		lower := strings.ToLower(s)
+		return s == lower || s == strings.ToUpper(s) || s == strings.ToUpper(lower[:1])+lower[1:]
+	}
+	return s == "~"
+}
+
 func yamlPlainOK(s string) bool {
 	if s == "" || strings.TrimSpace(s) != s {
 		return false
 	}
-	// YAML 1.1 readers (PyYAML, many tools) take y/n/yes/no/on/off as
-	// booleans, so those stay quoted too, as serde_yaml writes them
-	// (docs/builtins-areas.md).
-	switch strings.ToLower(s) {
-	case "null", "~", "true", "false", "y", "n", "yes", "no", "on", "off", ".nan", ".inf", "-.inf", "+.inf":
+	if yaml11Keyword(s) {
 		return false
 	}
 	if strings.ContainsAny(s[:1], "-?:,[]{}#&*!|>'\"%@`") && !(s[0] == '-' && len(s) > 1 && s[1] != ' ' && !lib.ASCIIDigit(s[1]) && s[1] != '.') {
