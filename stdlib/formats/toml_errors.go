@@ -18,7 +18,9 @@ package formats
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	toml "github.com/pelletier/go-toml/v2"
@@ -522,11 +524,18 @@ func (sc *tomlScanner) escape(multiline bool) *tomlStop {
 		if c == 'U' {
 			n, label = 8, "invalid unicode 8-digit hex code"
 		}
+		// the crate reports a short or out-of-range code where its digits start
+		digits := sc.i
 		for k := 0; k < n; k++ {
 			if sc.i >= len(sc.s) || !isHexByte(sc.s[sc.i]) {
+				sc.i = digits
 				return sc.stop(label)
 			}
 			sc.i++
+		}
+		if v, _ := strconv.ParseUint(sc.s[digits:sc.i], 16, 32); v > unicode.MaxRune || v >= 0xD800 && v <= 0xDFFF {
+			sc.i = digits
+			return sc.stop(label + "\nvalue is out of range")
 		}
 		return nil
 	}

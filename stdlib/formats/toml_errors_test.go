@@ -17,6 +17,7 @@ func TestTOMLCrateError(t *testing.T) {
 		{"a = 1\na = 2", "TOML parse error at line 2, column 1\n  |\n2 | a = 2\n  | ^\nduplicate key `a` in document root"},
 		{"[t]\n[t]", "TOML parse error at line 2, column 1\n  |\n2 | [t]\n  | ^\ninvalid table header\nduplicate key `t` in document root"},
 		{"a = [1,\n", "TOML parse error at line 1, column 9\n  |\n1 | a = [1,\n  |         ^\ninvalid array\nexpected `]`"},
+		{"s = \"\\u12\"", "TOML parse error at line 1, column 8\n  |\n1 | s = \"\\u12\"\n  |        ^\ninvalid unicode 4-digit hex code"},
 		{"x = {y = 1,}", "TOML parse error at line 1, column 11\n  |\n1 | x = {y = 1,}\n  |           ^\ninvalid inline table\nexpected `}`"},
 	}
 	for _, c := range cases {
