@@ -307,9 +307,10 @@ func translateRegex(p string, verbose bool) (string, bool) {
 	inClass := false
 	depth := 0          // classes nest, as in the regex crate
 	classStart := false // just after `[` or `[^`, where `]` is literal
-	uni := []bool{true} // the crate's Unicode mode (the u flag) per open group
+	modes := []regexFlags{{unicode: true, verbose: verbose}} // per open group
 	for i := 0; i < len(p); i++ {
-		ascii := !uni[len(uni)-1]
+		ascii := !modes[len(modes)-1].unicode
+		verbose := modes[len(modes)-1].verbose
 		c := p[i]
 		if verbose && !inClass {
 			if c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' {
@@ -451,18 +452,18 @@ func translateRegex(p string, verbose bool) (string, bool) {
 		switch c {
 		case '(':
 			open := p[i : i+groupOpenLen(p, i)]
-			mode, setting := unicodeFlag(open, uni[len(uni)-1])
+			mode, setting := modes[len(modes)-1].after(open)
 			if setting {
-				uni[len(uni)-1] = mode
+				modes[len(modes)-1] = mode
 			} else {
-				uni = append(uni, mode)
+				modes = append(modes, mode)
 			}
 			sb.WriteString(open) // whole, so a setting's `)` closes no group
 			i += len(open) - 1
 			continue
 		case ')':
-			if len(uni) > 1 {
-				uni = uni[:len(uni)-1]
+			if len(modes) > 1 {
+				modes = modes[:len(modes)-1]
 			}
 		}
 		sb.WriteByte(c)
@@ -476,22 +477,33 @@ var asciiPerlClass = map[byte]string{
 	'd': `0-9`, 'w': `0-9A-Za-z_`, 's': `\t\n\v\f\r `,
 }
 
-// unicodeFlag is the Unicode mode a group opening (`(`, `(?-u:`) or a
-// flag setting (`(?-u)`) leaves, given the mode cur around it, and
-// whether it is a setting (which changes the enclosing group's mode).
-func unicodeFlag(open string, cur bool) (mode, setting bool) {
-	setting = strings.HasSuffix(open, ")")
-	if !strings.HasPrefix(open, "(?") || strings.Trim(open[2:len(open)-1], "imsUuxR-") != "" {
-		return cur, setting
+// regexFlags is the part of the regex crate's flag state the rewriting
+// follows, per group: Unicode mode (the u flag, off is ASCII mode) and
+// verbose mode (the x flag). Go has neither flag.
+type regexFlags struct{ unicode, verbose bool }
+
+// after is the state a group opening (`(`, `(?x-u:`) or a flag setting
+// (`(?-u)`) leaves, and whether it is a setting, which changes the
+// enclosing group's state instead of opening one.
+func (f regexFlags) after(open string) (regexFlags, bool) {
+	setting := strings.HasSuffix(open, ")")
+	if !strings.HasPrefix(open, "(?") || len(open) < 3 || strings.Trim(open[2:len(open)-1], "imsUuxR-") != "" {
+		return f, setting
 	}
 	on, off, _ := strings.Cut(open[2:len(open)-1], "-")
-	switch {
-	case strings.Contains(off, "u"):
-		return false, setting
-	case strings.Contains(on, "u"):
-		return true, setting
+	if strings.Contains(on, "u") {
+		f.unicode = true
 	}
-	return cur, setting
+	if strings.Contains(off, "u") {
+		f.unicode = false
+	}
+	if strings.Contains(on, "x") {
+		f.verbose = true
+	}
+	if strings.Contains(off, "x") {
+		f.verbose = false
+	}
+	return f, setting
 }
 
 // isASCIIClassName reports whether s starts with one of the ASCII

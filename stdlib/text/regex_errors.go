@@ -104,7 +104,7 @@ type patternScan struct {
 	badFlag     spanError      // the first flag group the crate refuses and Go reads
 	flagFirst   int            // for a duplicate flag, the offset of its first use
 	badUTF8     spanError      // the first item that can match invalid UTF-8 in ASCII mode
-	unicode     []bool         // the crate's Unicode mode (the u flag) per open group
+	modes       []regexFlags   // the crate's u and x flags per open group
 }
 
 // noteEscape records an escape at p[i] the crate refuses although Go
@@ -174,7 +174,7 @@ func isHexRune(c rune) bool {
 }
 
 func (s *patternScan) unicodeMode() bool {
-	return len(s.unicode) == 0 || s.unicode[len(s.unicode)-1]
+	return s.modes[len(s.modes)-1].unicode
 }
 
 func (s *patternScan) noteUTF8(bad spanError) {
@@ -185,21 +185,19 @@ func (s *patternScan) noteUTF8(bad spanError) {
 
 // noteFlags checks the flags of the group or flag setting opening at
 // p[i] (`(?i-s)`, `(?x:`) as the crate's parser does, recording the
-// first duplicate flag, repeated or dangling `-` or end of pattern, and
-// returns the Unicode mode the flags leave (cur when they do not say).
-// A group whose flags hold a letter that is no flag is left to Go.
-func (s *patternScan) noteFlags(p []rune, i int, cur bool) bool {
+// first duplicate flag, repeated or dangling `-` or end of pattern. A
+// group whose flags hold a letter that is no flag is left to Go.
+func (s *patternScan) noteFlags(p []rune, i int) {
 	if i+2 >= len(p) || p[i+1] != '?' || !strings.ContainsRune("imsUuxR-", p[i+2]) {
-		return cur
+		return
 	}
 	seen := map[rune]int{}
 	negation := -1 // a `-` no flag has followed yet
 	firstNegation := -1
-	uni := cur
 	for j := i + 2; ; j++ {
 		if j >= len(p) {
 			s.noteFlag(spanError{j, j, "expected flag but got end of regex"}, -1)
-			return cur
+			return
 		}
 		c := p[j]
 		switch {
@@ -207,7 +205,7 @@ func (s *patternScan) noteFlags(p []rune, i int, cur bool) bool {
 			if negation >= 0 {
 				s.noteFlag(spanError{negation, negation + 1, "dangling flag negation operator"}, -1)
 			}
-			return uni
+			return
 		case c == '-':
 			if firstNegation >= 0 {
 				s.noteFlag(spanError{j, j + 1, "flag negation operator repeated"}, firstNegation)
@@ -222,11 +220,8 @@ func (s *patternScan) noteFlags(p []rune, i int, cur bool) bool {
 			}
 			seen[c] = j
 			negation = -1
-			if c == 'u' {
-				uni = firstNegation < 0
-			}
 		default:
-			return cur
+			return
 		}
 	}
 }
@@ -320,7 +315,7 @@ func (s *patternScan) noteRangeBoundary(p []rune, i int) {
 // classes nest, and in verbose mode whitespace and # comments are not
 // pattern text.
 func scanPattern(p []rune, verbose bool) patternScan {
-	s := patternScan{unopened: -1, bareRepeat: -1, unicode: []bool{true}}
+	s := patternScan{unopened: -1, bareRepeat: -1, modes: []regexFlags{{unicode: true, verbose: verbose}}}
 	empty := true // nothing to repeat yet in the current alternative
 	for i := 0; i < len(p); i++ {
 		c := p[i]
@@ -348,6 +343,7 @@ func scanPattern(p []rune, verbose bool) patternScan {
 			}
 			continue
 		}
+		verbose := s.modes[len(s.modes)-1].verbose
 		switch {
 		case verbose && unicode.IsSpace(c):
 		case verbose && c == '#':
@@ -365,17 +361,15 @@ func scanPattern(p []rune, verbose bool) patternScan {
 		case c == '[':
 			i = s.openClass(p, i)
 		case c == '(':
-			uni := s.noteFlags(p, i, s.unicodeMode())
+			s.noteFlags(p, i)
+			open := string(p[i:])
+			mode, _ := s.modes[len(s.modes)-1].after(open[:groupOpenLen(open, 0)])
 			if flagsOnly(p, i) {
-				if len(s.unicode) > 0 {
-					s.unicode[len(s.unicode)-1] = uni
-				} else {
-					s.unicode = []bool{uni}
-				}
+				s.modes[len(s.modes)-1] = mode
 				i = indexFrom(p, i, ")")
 				continue
 			}
-			s.unicode = append(s.unicode, uni)
+			s.modes = append(s.modes, mode)
 			s.openGroups = append(s.openGroups, i)
 			empty = true
 			s.noteGroupName(p, i)
@@ -387,8 +381,8 @@ func scanPattern(p []rune, verbose bool) patternScan {
 				continue
 			}
 			s.openGroups = s.openGroups[:len(s.openGroups)-1]
-			if len(s.unicode) > 1 {
-				s.unicode = s.unicode[:len(s.unicode)-1]
+			if len(s.modes) > 1 {
+				s.modes = s.modes[:len(s.modes)-1]
 			}
 			empty = false
 		case c == '|':

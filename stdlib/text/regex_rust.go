@@ -46,7 +46,7 @@ func rustForms(p string) (string, error) {
 			i += n
 		case c == '(':
 			n := groupOpenLen(p, i)
-			open := withoutUnicodeFlag(p[i : i+n])
+			open := withoutRustFlags(p[i : i+n])
 			if p[i+n-1] == ')' { // a flag setting such as (?i): nothing to repeat
 				if open != "(?)" {
 					out = append(out, open...)
@@ -95,16 +95,18 @@ func rustForms(p string) (string, error) {
 	return string(out), nil
 }
 
-// withoutUnicodeFlag drops the `u` flag from a group opening (`(?u)`,
-// `(?iu:`, `(?-u)`): Go has no such flag. The crate's Unicode mode is
-// always on for Go; its ASCII mode is written out by translateRegex.
-func withoutUnicodeFlag(open string) string {
-	if !strings.HasPrefix(open, "(?") || strings.Trim(open[2:len(open)-1], "imsUuxR-") != "" || !strings.Contains(open, "u") {
+// withoutRustFlags drops the `u` and `x` flags from a group opening
+// (`(?u)`, `(?ix:`, `(?-u)`): Go has neither. translateRegex has already
+// written out what they ask for (ASCII classes, verbose whitespace
+// removed).
+func withoutRustFlags(open string) string {
+	if !strings.HasPrefix(open, "(?") || strings.Trim(open[2:len(open)-1], "imsUuxR-") != "" || !strings.ContainsAny(open, "ux") {
 		return open
 	}
+	drop := strings.NewReplacer("u", "", "x", "")
 	on, off, negated := strings.Cut(open[2:len(open)-1], "-")
-	flags := strings.ReplaceAll(on, "u", "")
-	if off = strings.ReplaceAll(off, "u", ""); negated && off != "" {
+	flags := drop.Replace(on)
+	if off = drop.Replace(off); negated && off != "" {
 		flags += "-" + off
 	}
 	if flags == "" && open[len(open)-1] == ':' {

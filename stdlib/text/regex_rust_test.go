@@ -22,6 +22,13 @@ func TestRustFormsMatch(t *testing.T) {
 		{"(?i)[a-z&&[^b]]+", "ABC", "A|C"},
 		{"[]a]+", "]a", "]a"},
 		{"x[&]y", "x&y", "x&y"},
+		{"a(?x: b c )d", "abcd", "abcd"},
+		{"x(?x)y z # note", "xyz", "xyz"},
+		{"(?x)a b(?-x) c", "ab c", "ab c"},
+		{"(?-u:\\w)+", "éa_1", "a_1"},
+		{"(?-u)\\d+(?u)\\d", "12٣", "12٣"},
+		{"[[:xyz:]]+", "zz:y", "zz:y"},
+		{"\\U0001F600", "😀", "😀"},
 	}
 	for _, c := range cases {
 		re, err := newHarnRegex(c.pattern, "")
