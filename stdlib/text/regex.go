@@ -305,8 +305,8 @@ func translateRegex(p string, verbose bool) (string, bool) {
 	var sb strings.Builder
 	boundary := false
 	inClass := false
-	depth := 0          // classes nest, as in the regex crate
-	classStart := false // just after `[` or `[^`, where `]` is literal
+	depth := 0                                               // classes nest, as in the regex crate
+	classStart := false                                      // just after `[` or `[^`, where `]` is literal
 	modes := []regexFlags{{unicode: true, verbose: verbose}} // per open group
 	for i := 0; i < len(p); i++ {
 		ascii := !modes[len(modes)-1].unicode
