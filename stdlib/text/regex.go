@@ -305,9 +305,10 @@ func translateRegex(p string, verbose bool) (string, bool) {
 	var sb strings.Builder
 	boundary := false
 	inClass := false
-	depth := 0                                               // classes nest, as in the regex crate
-	classStart := false                                      // just after `[` or `[^`, where `]` is literal
-	modes := []regexFlags{{unicode: true, verbose: verbose}} // per open group
+	depth := 0          // classes nest, as in the regex crate
+	classStart := false // just after `[` or `[^`, where `]` is literal
+	// the u and x flags, per open group
+	modes := []regexFlags{{unicode: true, verbose: verbose}}
 	for i := 0; i < len(p); i++ {
 		ascii := !modes[len(modes)-1].unicode
 		verbose := modes[len(modes)-1].verbose
