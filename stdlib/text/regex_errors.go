@@ -120,6 +120,9 @@ func (s *patternScan) noteEscape(p []rune, i int) int {
 	switch e := p[i+1]; e {
 	case 'Q', 'E':
 		bad = spanError{i, i + 2, "unrecognized escape sequence"}
+	case '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		// Go reads \0 and \12 as octal; the crate has no octal escapes
+		bad = spanError{i, i + 2, "backreferences are not supported"}
 	case 'x':
 		bad = hexEscapeError(p, i)
 		if bad.msg == "" && !s.unicodeMode() && i+3 < len(p) && p[i+2] != '{' && isHexRune(p[i+2]) && p[i+2] >= '8' {

@@ -29,6 +29,7 @@ func TestRustRegexError(t *testing.T) {
 		{"(?P<>a)", "", "    (?P<>a)\n        ^\nerror: empty capture group name"},
 		{"(?P<a-b>x)", "", "    (?P<a-b>x)\n         ^\nerror: invalid capture group character"},
 		{`é\p{Foo}`, "", "    é\\p{Foo}\n     ^^^^^^^\nerror: Unicode property not found"},
+		{`a\012`, "", "    a\\012\n     ^^\nerror: backreferences are not supported"},
 		{`\Q`, "", "    \\Q\n    ^^\nerror: unrecognized escape sequence"},
 		{`\xZZ`, "", "    \\xZZ\n      ^\nerror: invalid hexadecimal digit"},
 		{`\x{110000}`, "", "    \\x{110000}\n       ^^^^^^\nerror: hexadecimal literal is not a Unicode scalar value"},
