@@ -75,6 +75,9 @@ func init() {
 		if err != nil {
 			return vm.Value{}, tomlParseError(text, err)
 		}
+		if msg := tomlCrateRefuses(text); msg != "" {
+			return vm.Value{}, vm.Throwf("TOML parse error: %s", msg)
+		}
 		if m == nil {
 			return vm.Of(vm.NewDict()), nil
 		}

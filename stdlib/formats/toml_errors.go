@@ -26,6 +26,18 @@ import (
 	toml "github.com/pelletier/go-toml/v2"
 )
 
+// tomlCrateRefuses is the crate's text for a document go-toml read but
+// the crate refuses, or "": go-toml reads TOML 1.1, which lets an inline
+// table span lines or end in a comma and has the `\e` and `\xHH`
+// escapes, while the crate reads TOML 1.0.
+func tomlCrateRefuses(text string) string {
+	sc := &tomlScanner{s: text, trusted: true}
+	if off, msg, found := sc.document(); found {
+		return tomlSnippet(text, off, msg)
+	}
+	return ""
+}
+
 // tomlCrateError is the crate's text for a document go-toml refused
 // with err: the place, the line with a caret under it, and the reason.
 func tomlCrateError(text string, err error) string {
@@ -151,6 +163,7 @@ type tomlScanner struct {
 	s       string
 	i       int
 	headers []tomlHeader
+	trusted bool // go-toml read the document, so its scalars are good
 }
 
 // tomlStop is a place the grammar stops. cut is false where the crate
@@ -362,6 +375,10 @@ func (sc *tomlScanner) scalar() *tomlStop {
 		for end < len(sc.s) && isTOMLScalarByte(sc.s[end]) {
 			end++
 		}
+	}
+	if sc.trusted && end > sc.i {
+		sc.i = end
+		return nil
 	}
 	for ; end > sc.i; end-- {
 		var m map[string]any

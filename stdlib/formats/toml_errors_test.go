@@ -57,3 +57,28 @@ func TestTOMLCrateErrorNeverPanics(t *testing.T) {
 		}
 	}
 }
+
+// What go-toml reads as TOML 1.1 and the crate, reading TOML 1.0,
+// refuses; TOML 1.0 documents pass.
+func TestTOMLCrateRefuses(t *testing.T) {
+	refused := []string{"p = { x = 1,\n y = 2 }", "p = { x = 1, }", "s = \"\\e\""}
+	for _, doc := range refused {
+		if tomlCrateRefuses(doc) == "" {
+			t.Errorf("%q: accepted", doc)
+		}
+	}
+	accepted := []string{
+		"a = 1\r\nb = \"x\"\r\n[t]\r\nc = [\r\n 1, # one\r\n]\r\n",
+		"d = 1979-05-27 07:32:00Z\nt = 07:32:00.5\nx = -inf\nh = 0xDEAD_BEEF\n",
+		"\"q k\".'l' = 1\n\t[ x . y ]  # t\nz = { }\nw = [ [1], [\"a\", 'b'], ]\nm = '''\n''x'''''\nk = \"\"\"a\\\n  b\"\"\"\"\"\n[[arr]]\n",
+	}
+	for _, doc := range accepted {
+		var m map[string]any
+		if err := toml.Unmarshal([]byte(doc), &m); err != nil {
+			t.Fatalf("%q: go-toml: %v", doc, err)
+		}
+		if msg := tomlCrateRefuses(doc); msg != "" {
+			t.Errorf("%q: refused:\n%s", doc, msg)
+		}
+	}
+}
