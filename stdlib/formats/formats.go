@@ -68,15 +68,20 @@ func init() {
 	lib.Def("toml_parse", "toml_parse(s)", "parse a TOML document into a dict (a leading byte-order mark is skipped); errors read as Rust's toml crate words them: TOML parse error: TOML parse error at line L, column C, the line with a caret, then the reason", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		var m map[string]any
 		var err error
+		refused := ""
 		text := strings.TrimPrefix(a.Text(0), "\ufeff") // a byte-order mark may start a document
-		if stop := lib.OffThread(th, len(text), func() { err = toml.Unmarshal([]byte(text), &m) }); stop != nil {
+		if stop := lib.OffThread(th, len(text), func() {
+			if err = toml.Unmarshal([]byte(text), &m); err == nil {
+				refused = tomlCrateRefuses(text)
+			}
+		}); stop != nil {
 			return vm.Value{}, stop
 		}
 		if err != nil {
 			return vm.Value{}, tomlParseError(text, err)
 		}
-		if msg := tomlCrateRefuses(text); msg != "" {
-			return vm.Value{}, vm.Throwf("TOML parse error: %s", msg)
+		if refused != "" {
+			return vm.Value{}, vm.Throwf("TOML parse error: %s", refused)
 		}
 		if m == nil {
 			return vm.Of(vm.NewDict()), nil
