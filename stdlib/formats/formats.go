@@ -27,6 +27,7 @@ import (
 	"github.com/harnlang/harn/vm"
 	toml "github.com/pelletier/go-toml/v2"
 	yaml "go.yaml.in/yaml/v4"
+	"golang.org/x/net/idna"
 )
 
 // tomlParseError is `TOML parse error: ` (docs/spec/builtins.md §4.6)
@@ -1188,12 +1189,23 @@ func urlParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		host = "[" + whatwgIPv6(ip) + "]"
 	} else if special {
 		host = strings.ToLower(host)
+		if !isASCII(host) {
+			ascii, err := urlDomainToASCII(host)
+			if err != nil {
+				return vm.Value{}, vm.Throwf("url_parse: invalid international domain name")
+			}
+			host = ascii
+		}
 		if v4, isV4, ok := whatwgIPv4(host); isV4 {
 			if !ok {
 				return vm.Value{}, vm.Throwf("url_parse: invalid IPv4 address")
 			}
 			host = v4
 		}
+	} else if !isASCII(host) {
+		// an opaque host (a scheme the standard does not know) keeps its
+		// text, its non-ASCII bytes percent-encoded
+		host = percentEncodeNonASCII(host)
 	}
 	var port vm.Value = vm.Nil
 	if p := u.Port(); p != "" && p != defaultPorts[scheme] {
@@ -1228,6 +1240,38 @@ func urlParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	return vm.Of(lib.DictOf("scheme", vm.Str(scheme), "host", nilOr(host, u.Host != ""), "port", port, "path", vm.Str(path),
 		"query", nilOr(query, u.ForceQuery || u.RawQuery != ""), "fragment", nilOr(fragment, u.Fragment != "" || strings.HasSuffix(s, "#")),
 		"username", user, "password", pass)), nil
+}
+
+// urlDomainProfile is the URL standard's domain to ASCII (UTS #46,
+// nontransitional, hyphens and the DNS length not checked), which Rust's
+// url crate, upstream's, applies to the host of a special URL:
+// `münchen.de` is `xn--mnchen-3ya.de`.
+var urlDomainProfile = idna.New(idna.MapForLookup(), idna.Transitional(false), idna.CheckHyphens(false), idna.VerifyDNSLength(false), idna.StrictDomainName(false))
+
+func urlDomainToASCII(host string) (string, error) {
+	return urlDomainProfile.ToASCII(host)
+}
+
+// percentEncodeNonASCII writes each byte of s past ASCII as %XX.
+func percentEncodeNonASCII(s string) string {
+	var sb strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			fmt.Fprintf(&sb, "%%%02X", s[i])
+			continue
+		}
+		sb.WriteByte(s[i])
+	}
+	return sb.String()
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // escapeLonePercents writes as %25 each '%' of s that starts no escape.
