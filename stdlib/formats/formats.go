@@ -1131,7 +1131,7 @@ func removeDotSegments(path string) string {
 }
 
 func urlParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
-	s := strings.TrimSpace(a.Text(0))
+	s := decodeSpecialHost(strings.TrimSpace(a.Text(0)))
 	s, stray := escapeStrayPercents(s)
 	u, err := url.Parse(s)
 	if err != nil {
@@ -1142,7 +1142,8 @@ func urlParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			msg = ue.Err.Error()
 		}
 		switch {
-		case strings.Contains(msg, "in host name"):
+		case strings.Contains(msg, "in host name"), strings.Contains(msg, "invalid URL escape"):
+			// a stray '%' is left only in the host (escapeStrayPercents)
 			msg = "invalid domain character"
 		case strings.Contains(msg, "ParseAddr") || strings.Contains(msg, "IPv6") || strings.Contains(msg, "missing ']'"):
 			msg = "invalid IPv6 address"
@@ -1250,6 +1251,37 @@ var urlDomainProfile = idna.New(idna.MapForLookup(), idna.Transitional(false), i
 
 func urlDomainToASCII(host string) (string, error) {
 	return urlDomainProfile.ToASCII(host)
+}
+
+// decodeSpecialHost percent-decodes the host of a special URL
+// (`http://ex%41mple.com`), as the URL standard does before mapping the
+// domain to ASCII; Go's parser refuses escapes in a host. Text that does
+// not decode to UTF-8 is left for the checks after.
+func decodeSpecialHost(s string) string {
+	start, end := authority(s)
+	colon := strings.IndexByte(s, ':')
+	if start == end || colon <= 0 {
+		return s
+	}
+	if _, special := defaultPorts[strings.ToLower(s[:colon])]; !special {
+		return s
+	}
+	host := s[start:end]
+	if at := strings.LastIndexByte(host, '@'); at >= 0 {
+		start += at + 1
+		host = host[at+1:]
+	}
+	if strings.HasPrefix(host, "[") || !strings.Contains(host, "%") {
+		return s
+	}
+	if p := strings.LastIndexByte(host, ':'); p >= 0 {
+		host = host[:p]
+	}
+	decoded, err := url.PathUnescape(host)
+	if err != nil || !utf8.ValidString(decoded) || strings.ContainsAny(decoded, "/?#@[]") {
+		return s
+	}
+	return s[:start] + decoded + s[start+len(host):]
 }
 
 // percentEncodeNonASCII writes each byte of s past ASCII as %XX.
