@@ -419,28 +419,47 @@ func looseName(n string) string {
 
 // binaryProperty is the set of a binary Unicode property by loose name:
 // the ones Go's unicode package lists, and the derived Alphabetic,
-// Uppercase and Lowercase.
+// Uppercase, Lowercase, Cased, Math and the identifier properties.
 func binaryProperty(loose string) (runeSet, bool) {
+	letters := []*unicode.RangeTable{unicode.Lu, unicode.Ll, unicode.Lt, unicode.Lm, unicode.Lo}
 	tables := map[string][]*unicode.RangeTable{
-		"alphabetic": {unicode.Lu, unicode.Ll, unicode.Lt, unicode.Lm, unicode.Lo, unicode.Nl, unicode.Other_Alphabetic},
-		"alpha":      {unicode.Lu, unicode.Ll, unicode.Lt, unicode.Lm, unicode.Lo, unicode.Nl, unicode.Other_Alphabetic},
+		"alphabetic": append(letters, unicode.Nl, unicode.Other_Alphabetic),
+		"alpha":      append(letters, unicode.Nl, unicode.Other_Alphabetic),
 		"uppercase":  {unicode.Lu, unicode.Other_Uppercase},
 		"upper":      {unicode.Lu, unicode.Other_Uppercase},
 		"lowercase":  {unicode.Ll, unicode.Other_Lowercase},
 		"lower":      {unicode.Ll, unicode.Other_Lowercase},
+		"cased":      {unicode.Lu, unicode.Ll, unicode.Lt, unicode.Other_Uppercase, unicode.Other_Lowercase},
+		"math":       {unicode.Sm, unicode.Other_Math},
 		"space":      {unicode.White_Space},
 		"wspace":     {unicode.White_Space},
 	}[loose]
-	if tables == nil {
-		for name, t := range unicode.Properties {
-			if looseName(name) == loose {
-				tables = []*unicode.RangeTable{t}
-			}
+	if tables != nil {
+		return tablesSet(tables...), true
+	}
+	// the identifier properties (UAX #31), without the pattern characters;
+	// the X forms are taken as equal to them (they differ in a handful of
+	// characters NFKC changes)
+	notPattern := func(set runeSet) runeSet {
+		return set.minus(tablesSet(unicode.Pattern_Syntax, unicode.Pattern_White_Space))
+	}
+	idStart := tablesSet(append(letters, unicode.Nl, unicode.Other_ID_Start)...)
+	switch loose {
+	case "idstart", "ids", "xidstart", "xids":
+		return notPattern(idStart), true
+	case "idcontinue", "idc", "xidcontinue", "xidc":
+		return notPattern(idStart.union(tablesSet(unicode.Mn, unicode.Mc, unicode.Nd, unicode.Pc, unicode.Other_ID_Continue))), true
+	}
+	for name, t := range unicode.Properties {
+		if looseName(name) == loose {
+			return tablesSet(t), true
 		}
 	}
-	if tables == nil {
-		return nil, false
-	}
+	return nil, false
+}
+
+// tablesSet is the union of Go's range tables as a set.
+func tablesSet(tables ...*unicode.RangeTable) runeSet {
 	var all runeSet
 	for _, t := range tables {
 		for _, r := range t.R16 {
@@ -450,7 +469,7 @@ func binaryProperty(loose string) (runeSet, bool) {
 			all = append(all, strideSet(rune(r.Lo), rune(r.Hi), rune(r.Stride))...)
 		}
 	}
-	return all.union(nil), true
+	return all.union(nil)
 }
 
 // strideSet is the runes lo, lo+stride, … up to hi.
