@@ -222,7 +222,12 @@ func newHarnRegex(pattern, flags string) (*harnRegex, error) {
 	if msg := rustOnlyError(written, verbose); msg != "" {
 		return nil, &regexError{msg}
 	}
-	translated, boundary := translateRegex(pattern, verbose)
+	translated, boundary := translateRegex(pattern, regexFlags{
+		unicode:   true,
+		verbose:   verbose,
+		multiline: strings.ContainsRune(flags, 'm'),
+		dotAll:    strings.ContainsRune(flags, 's'),
+	})
 	translated, err := rustForms(translated)
 	if err != nil {
 		return nil, err
@@ -301,17 +306,17 @@ func isHex4(s string) bool {
 // translateRegex rewrites the Perl classes to their Unicode forms, strips
 // verbose-mode whitespace and comments, and reports whether the pattern
 // uses a word-boundary assertion.
-func translateRegex(p string, verbose bool) (string, bool) {
+func translateRegex(p string, start regexFlags) (string, bool) {
 	var sb strings.Builder
 	boundary := false
 	inClass := false
 	depth := 0          // classes nest, as in the regex crate
 	classStart := false // just after `[` or `[^`, where `]` is literal
 	// the u and x flags, per open group
-	modes := []regexFlags{{unicode: true, verbose: verbose}}
+	modes := []regexFlags{start}
 	for i := 0; i < len(p); i++ {
-		ascii := !modes[len(modes)-1].unicode
-		verbose := modes[len(modes)-1].verbose
+		mode := modes[len(modes)-1]
+		ascii, verbose := !mode.unicode, mode.verbose
 		c := p[i]
 		if verbose && !inClass {
 			if c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' {
@@ -450,6 +455,18 @@ func translateRegex(p string, verbose bool) (string, bool) {
 			classStart = true
 			depth = 1
 		}
+		if mode.crlf {
+			// CRLF mode (R): \r ends a line too, and \r\n is one line end
+			switch {
+			case c == '.' && !mode.dotAll:
+				sb.WriteString(`[^\n\r]`)
+				continue
+			case (c == '^' || c == '$') && mode.multiline:
+				boundary = true
+				sb.WriteString(crlfAnchorForms[c])
+				continue
+			}
+		}
 		switch c {
 		case '(':
 			open := p[i : i+groupOpenLen(p, i)]
@@ -479,9 +496,10 @@ var asciiPerlClass = map[byte]string{
 }
 
 // regexFlags is the part of the regex crate's flag state the rewriting
-// follows, per group: Unicode mode (the u flag, off is ASCII mode) and
-// verbose mode (the x flag). Go has neither flag.
-type regexFlags struct{ unicode, verbose bool }
+// follows, per group: Unicode mode (the u flag, off is ASCII mode),
+// verbose mode (x) and CRLF mode (R), which Go lacks, and the
+// multi-line (m) and dot-all (s) modes CRLF mode changes.
+type regexFlags struct{ unicode, verbose, crlf, multiline, dotAll bool }
 
 // after is the state a group opening (`(`, `(?x-u:`) or a flag setting
 // (`(?-u)`) leaves, and whether it is a setting, which changes the
@@ -498,11 +516,16 @@ func (f regexFlags) after(open string) (regexFlags, bool) {
 	if strings.Contains(off, "u") {
 		f.unicode = false
 	}
-	if strings.Contains(on, "x") {
-		f.verbose = true
-	}
-	if strings.Contains(off, "x") {
-		f.verbose = false
+	for _, flag := range []struct {
+		letter string
+		to     *bool
+	}{{"x", &f.verbose}, {"R", &f.crlf}, {"m", &f.multiline}, {"s", &f.dotAll}} {
+		if strings.Contains(on, flag.letter) {
+			*flag.to = true
+		}
+		if strings.Contains(off, flag.letter) {
+			*flag.to = false
+		}
 	}
 	return f, setting
 }
@@ -627,7 +650,14 @@ func (r *harnRegex) pikeFind(text string, pos int) []int {
 			if !after {
 				ctx |= emptyWordEndHalf
 			}
-			if syntax.EmptyOp(inst.Arg)&^ctx == 0 {
+			wide := uint32(ctx)
+			if prev < 0 || prev == '\n' || prev == '\r' && next != '\n' {
+				wide |= emptyCRLFBeginLine
+			}
+			if next < 0 || next == '\r' || next == '\n' && prev != '\r' {
+				wide |= emptyCRLFEndLine
+			}
+			if inst.Arg&^wide == 0 {
 				add(l, inst.Out, at, cap, prev, next)
 			}
 		case syntax.InstFail:

@@ -95,15 +95,15 @@ func rustForms(p string) (string, error) {
 	return string(out), nil
 }
 
-// withoutRustFlags drops the `u` and `x` flags from a group opening
-// (`(?u)`, `(?ix:`, `(?-u)`): Go has neither. translateRegex has already
-// written out what they ask for (ASCII classes, verbose whitespace
-// removed).
+// withoutRustFlags drops the `u`, `x` and `R` flags from a group opening
+// (`(?u)`, `(?ix:`, `(?-u)`, `(?mR)`): Go has none of them.
+// translateRegex has already written out what they ask for (ASCII
+// classes, verbose whitespace removed, CRLF line anchors).
 func withoutRustFlags(open string) string {
-	if !strings.HasPrefix(open, "(?") || strings.Trim(open[2:len(open)-1], "imsUuxR-") != "" || !strings.ContainsAny(open, "ux") {
+	if !strings.HasPrefix(open, "(?") || strings.Trim(open[2:len(open)-1], "imsUuxR-") != "" || !strings.ContainsAny(open, "uxR") {
 		return open
 	}
-	drop := strings.NewReplacer("u", "", "x", "")
+	drop := strings.NewReplacer("u", "", "x", "", "R", "")
 	on, off, negated := strings.Cut(open[2:len(open)-1], "-")
 	flags := drop.Replace(on)
 	if off = drop.Replace(off); negated && off != "" {
@@ -499,6 +499,21 @@ const (
 	emptyWordEndHalf   syntax.EmptyOp = 1 << 7
 )
 
+// CRLF mode's line anchors (the R flag with m): `^` after \n, or after a
+// \r not followed by \n; `$` before \r, or before a \n not preceded by
+// \r, so that neither matches between the two of \r\n. Markers too.
+const (
+	crlfBeginMarker = '\U0010FFFC'
+	crlfEndMarker   = '\U0010FFFD'
+
+	// past syntax.EmptyOp's eight bits: the Pike VM tests the instruction's
+	// whole uint32 argument
+	emptyCRLFBeginLine uint32 = 1 << 8
+	emptyCRLFEndLine   uint32 = 1 << 9
+)
+
+var crlfAnchorForms = map[byte]string{'^': `\x{10FFFC}`, '$': `\x{10FFFD}`}
+
 var wordAssertionForms = map[string]string{
 	`\<`:             `\b\x{10FFFE}`,
 	`\b{start}`:      `\b\x{10FFFE}`,
@@ -536,6 +551,10 @@ func markHalfBoundaries(prog *syntax.Prog) {
 			inst.Op, inst.Arg, inst.Rune = syntax.InstEmptyWidth, uint32(emptyWordStartHalf), nil
 		case endHalfMarker:
 			inst.Op, inst.Arg, inst.Rune = syntax.InstEmptyWidth, uint32(emptyWordEndHalf), nil
+		case crlfBeginMarker:
+			inst.Op, inst.Arg, inst.Rune = syntax.InstEmptyWidth, emptyCRLFBeginLine, nil
+		case crlfEndMarker:
+			inst.Op, inst.Arg, inst.Rune = syntax.InstEmptyWidth, emptyCRLFEndLine, nil
 		}
 	}
 }

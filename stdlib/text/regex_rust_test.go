@@ -29,6 +29,8 @@ func TestRustFormsMatch(t *testing.T) {
 		{"(?-u)\\d+(?u)\\d", "12٣", "12٣"},
 		{"[[:xyz:]]+", "zz:y", "zz:y"},
 		{"\\U0001F600", "😀", "😀"},
+		{"(?mR)^\\w+$", "ab\r\ncd\rEF\n", "ab|cd|EF"},
+		{"(?R).+", "ab\r\ncd", "ab|cd"},
 	}
 	for _, c := range cases {
 		re, err := newHarnRegex(c.pattern, "")
