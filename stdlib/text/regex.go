@@ -396,6 +396,10 @@ func translateRegex(p string, start regexFlags) (string, bool) {
 				boundary = true
 				sb.WriteString(wordAssertionForms[form])
 				i += len(form) - 2
+			case ascii && (e == 'b' || e == 'B') && !inClass:
+				// ASCII mode: Go's own \b is the ASCII word boundary
+				sb.WriteByte('\\')
+				sb.WriteByte(e)
 			case (e == 'b' || e == 'B') && !inClass:
 				boundary = true
 				sb.WriteByte('\\')
