@@ -14,6 +14,7 @@ package text
 
 import (
 	"regexp/syntax"
+	"strconv"
 	"slices"
 	"strings"
 	"unicode"
@@ -82,7 +83,11 @@ func rustForms(p string) (string, error) {
 			if repeated && atom >= 0 {
 				out = append(out[:atom], append([]byte("(?:"), append(out[atom:len(out):len(out)], ')')...)...)
 			}
-			out = append(out, p[i:i+n]...)
+			if long, ok := longRepetition(out, atom, p[i:i+n]); ok {
+				out = append(out[:atom], long...)
+			} else {
+				out = append(out, p[i:i+n]...)
+			}
 			repeated = atom >= 0
 			i += n
 		default:
@@ -138,6 +143,71 @@ func escapeLen(p string, i int) int {
 	}
 	_, n := utf8.DecodeRuneInString(p[i+1:])
 	return 1 + n
+}
+
+// longRepetition writes item{m,n} (item is out[atom:]) with a count past Go's limit of 1,000
+// (the crate has none) as a run of repetitions of at most 1,000 each:
+// `a{2500}` is `(?:a){1000}(?:a){1000}(?:a){500}`, `a{0,1500}` is
+// `(?:a){0,1000}(?:a){0,500}`. An item holding a capture group is not
+// copied (its groups would be numbered twice) and stays for Go to refuse.
+func longRepetition(out []byte, atom int, rep string) ([]byte, bool) {
+	if atom < 0 || !strings.HasPrefix(rep, "{") {
+		return nil, false
+	}
+	item := out[atom:]
+	lazy := strings.HasSuffix(rep, "?")
+	lo, hi, ranged := strings.Cut(strings.Trim(rep, "{}?"), ",")
+	m, err := strconv.Atoi(lo)
+	if err != nil {
+		return nil, false
+	}
+	n := m // `{m}`
+	if ranged {
+		n = -1 // `{m,}`
+		if hi != "" {
+			if n, err = strconv.Atoi(hi); err != nil {
+				return nil, false
+			}
+		}
+	}
+	if m <= 1000 && n <= 1000 || capturesIn(string(item)) || m > 100000 || n > 100000 {
+		return nil, false
+	}
+	var long []byte
+	piece := func(counts string) {
+		long = append(long, "(?:"...)
+		long = append(long, item...)
+		long = append(long, ")"...)
+		long = append(long, counts...)
+		if lazy {
+			long = append(long, '?')
+		}
+	}
+	for left := m; left > 0; left -= 1000 {
+		piece("{" + strconv.Itoa(min(left, 1000)) + "}")
+	}
+	switch {
+	case n < 0:
+		piece("*")
+	default:
+		for left := n - m; left > 0; left -= 1000 {
+			piece("{0," + strconv.Itoa(min(left, 1000)) + "}")
+		}
+	}
+	return long, true
+}
+
+// capturesIn reports whether Go-syntax regex text opens a capture group.
+func capturesIn(re string) bool {
+	for i := 0; i < len(re); i++ {
+		switch {
+		case re[i] == '\\':
+			i++
+		case re[i] == '(' && (i+1 >= len(re) || re[i+1] != '?' || strings.HasPrefix(re[i:], "(?P<") || strings.HasPrefix(re[i:], "(?<")):
+			return true
+		}
+	}
+	return false
 }
 
 // groupOpenLen is the length of a group's opening at p[i]: `(`, `(?:`,

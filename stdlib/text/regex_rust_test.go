@@ -31,6 +31,8 @@ func TestRustFormsMatch(t *testing.T) {
 		{"\\U0001F600", "😀", "😀"},
 		{"(?mR)^\\w+$", "ab\r\ncd\rEF\n", "ab|cd|EF"},
 		{"(?R).+", "ab\r\ncd", "ab|cd"},
+		{"b{2}a{0,1001}?b", "bbaab", "bbaab"},
+		{"(?:xy){1001,}", strings.Repeat("xy", 1002), strings.Repeat("xy", 1002)},
 	}
 	for _, c := range cases {
 		re, err := newHarnRegex(c.pattern, "")
