@@ -14,8 +14,8 @@ package text
 
 import (
 	"regexp/syntax"
-	"strconv"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
