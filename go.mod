@@ -22,6 +22,7 @@ require (
 	github.com/tliron/glsp v0.2.2
 	github.com/zeebo/blake3 v0.2.4
 	go.yaml.in/yaml/v4 v4.0.0
+	golang.org/x/net v0.17.0
 	golang.org/x/sync v0.24.0
 	golang.org/x/sys v0.49.0
 	golang.org/x/text v0.41.0
@@ -62,7 +63,6 @@ require (
 	go.yaml.in/yaml/v3 v3.0.6 // indirect
 	golang.org/x/crypto v0.15.0 // indirect
 	golang.org/x/exp v0.0.0-20230314191032-db074128a8ec // indirect
-	golang.org/x/net v0.17.0 // indirect
 	golang.org/x/oauth2 v0.35.0 // indirect
 	golang.org/x/term v0.14.0 // indirect
 	golang.org/x/time v0.15.0 // indirect

@@ -27,18 +27,13 @@ import (
 	"github.com/harnlang/harn/vm"
 	toml "github.com/pelletier/go-toml/v2"
 	yaml "go.yaml.in/yaml/v4"
+	"golang.org/x/net/idna"
 )
 
-// tomlParseError is `TOML parse error: <what> at line L, column C`
-// (docs/spec/builtins.md §4.6 gives the prefix; the place is this
-// implementation's addition), without the decoder's own "toml: " prefix.
-func tomlParseError(err error) error {
-	var de *toml.DecodeError
-	if errors.As(err, &de) {
-		line, col := de.Position()
-		return vm.Throwf("TOML parse error: %s at line %d, column %d", strings.TrimPrefix(de.Error(), "toml: "), line, col)
-	}
-	return vm.Throwf("TOML parse error: %s", strings.TrimPrefix(err.Error(), "toml: "))
+// tomlParseError is `TOML parse error: ` (docs/spec/builtins.md §4.6)
+// before the text Rust's toml crate gives (toml_errors.go).
+func tomlParseError(text string, err error) error {
+	return vm.Throwf("TOML parse error: %s", tomlCrateError(text, err))
 }
 
 func init() {
@@ -71,15 +66,23 @@ func init() {
 		writeYAML(&sb, json.Data(a.At(0)), 0)
 		return vm.Str(sb.String()), nil
 	})
-	lib.Def("toml_parse", "toml_parse(s)", "parse a TOML document into a dict (a leading byte-order mark is skipped); errors read TOML parse error: <what> at line L, column C", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("toml_parse", "toml_parse(s)", "parse a TOML document into a dict (a leading byte-order mark is skipped); errors read as Rust's toml crate words them: TOML parse error: TOML parse error at line L, column C, the line with a caret, then the reason", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		var m map[string]any
 		var err error
+		refused := ""
 		text := strings.TrimPrefix(a.Text(0), "\ufeff") // a byte-order mark may start a document
-		if stop := lib.OffThread(th, len(text), func() { err = toml.Unmarshal([]byte(text), &m) }); stop != nil {
+		if stop := lib.OffThread(th, len(text), func() {
+			if err = toml.Unmarshal([]byte(text), &m); err == nil {
+				refused = tomlCrateRefuses(text)
+			}
+		}); stop != nil {
 			return vm.Value{}, stop
 		}
 		if err != nil {
-			return vm.Value{}, tomlParseError(err)
+			return vm.Value{}, tomlParseError(text, err)
+		}
+		if refused != "" {
+			return vm.Value{}, vm.Throwf("TOML parse error: %s", refused)
 		}
 		if m == nil {
 			return vm.Of(vm.NewDict()), nil
@@ -198,12 +201,16 @@ func yamlAt(line, col int) string {
 
 // decodeOneYAML parses the first document of text and reports whether
 // another follows it.
+var errYAMLNoDocument = errors.New("EOF while parsing a value")
+
 func decodeOneYAML(text string) (yaml.Node, bool, error) {
 	var doc yaml.Node
 	dec := yaml.NewDecoder(strings.NewReader(text))
 	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
-			return yaml.Node{}, false, nil // no document at all
+			// no document at all: serde_yaml, upstream's reader, finds
+			// no value to read (docs/builtins-areas.md)
+			return yaml.Node{}, false, errYAMLNoDocument
 		}
 		return doc, false, err
 	}
@@ -577,15 +584,26 @@ func doubleQuoted(s, ctl string) string {
 	return sb.String()
 }
 
+// yaml11Keyword reports whether s is one of the spellings YAML 1.1
+// readers (PyYAML, many tools) take as a boolean or null: y/n, yes/no,
+// on/off, true/false, null, each all lower case, capitalised or all
+// upper case (not `tRUE`), and `~`. serde_yaml quotes exactly these
+// (recalled; docs/builtins-areas.md); a mixed-case spelling is a string
+// to every reader and stays plain.
+func yaml11Keyword(s string) bool {
+	switch strings.ToLower(s) {
+	case "y", "n", "yes", "no", "on", "off", "true", "false", "null":
+		lower := strings.ToLower(s)
+		return s == lower || s == strings.ToUpper(s) || s == strings.ToUpper(lower[:1])+lower[1:]
+	}
+	return s == "~"
+}
+
 func yamlPlainOK(s string) bool {
 	if s == "" || strings.TrimSpace(s) != s {
 		return false
 	}
-	// YAML 1.1 readers (PyYAML, many tools) take y/n/yes/no/on/off as
-	// booleans, so those stay quoted too, as serde_yaml writes them
-	// (docs/builtins-areas.md).
-	switch strings.ToLower(s) {
-	case "null", "~", "true", "false", "y", "n", "yes", "no", "on", "off", ".nan", ".inf", "-.inf", "+.inf":
+	if yaml11Keyword(s) {
 		return false
 	}
 	if strings.ContainsAny(s[:1], "-?:,[]{}#&*!|>'\"%@`") && !(s[0] == '-' && len(s) > 1 && s[1] != ' ' && !lib.ASCIIDigit(s[1]) && s[1] != '.') {
@@ -1113,7 +1131,7 @@ func removeDotSegments(path string) string {
 }
 
 func urlParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
-	s := strings.TrimSpace(a.Text(0))
+	s := decodeSpecialHost(strings.TrimSpace(a.Text(0)))
 	s, stray := escapeStrayPercents(s)
 	u, err := url.Parse(s)
 	if err != nil {
@@ -1124,7 +1142,8 @@ func urlParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			msg = ue.Err.Error()
 		}
 		switch {
-		case strings.Contains(msg, "in host name"):
+		case strings.Contains(msg, "in host name"), strings.Contains(msg, "invalid URL escape"):
+			// a stray '%' is left only in the host (escapeStrayPercents)
 			msg = "invalid domain character"
 		case strings.Contains(msg, "ParseAddr") || strings.Contains(msg, "IPv6") || strings.Contains(msg, "missing ']'"):
 			msg = "invalid IPv6 address"
@@ -1171,12 +1190,23 @@ func urlParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		host = "[" + whatwgIPv6(ip) + "]"
 	} else if special {
 		host = strings.ToLower(host)
+		if !isASCII(host) {
+			ascii, err := urlDomainToASCII(host)
+			if err != nil {
+				return vm.Value{}, vm.Throwf("url_parse: invalid international domain name")
+			}
+			host = ascii
+		}
 		if v4, isV4, ok := whatwgIPv4(host); isV4 {
 			if !ok {
 				return vm.Value{}, vm.Throwf("url_parse: invalid IPv4 address")
 			}
 			host = v4
 		}
+	} else if !isASCII(host) {
+		// an opaque host (a scheme the standard does not know) keeps its
+		// text, its non-ASCII bytes percent-encoded
+		host = percentEncodeNonASCII(host)
 	}
 	var port vm.Value = vm.Nil
 	if p := u.Port(); p != "" && p != defaultPorts[scheme] {
@@ -1211,6 +1241,69 @@ func urlParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	return vm.Of(lib.DictOf("scheme", vm.Str(scheme), "host", nilOr(host, u.Host != ""), "port", port, "path", vm.Str(path),
 		"query", nilOr(query, u.ForceQuery || u.RawQuery != ""), "fragment", nilOr(fragment, u.Fragment != "" || strings.HasSuffix(s, "#")),
 		"username", user, "password", pass)), nil
+}
+
+// urlDomainProfile is the URL standard's domain to ASCII (UTS #46,
+// nontransitional, hyphens and the DNS length not checked), which Rust's
+// url crate, upstream's, applies to the host of a special URL:
+// `münchen.de` is `xn--mnchen-3ya.de`.
+var urlDomainProfile = idna.New(idna.MapForLookup(), idna.Transitional(false), idna.CheckHyphens(false), idna.VerifyDNSLength(false), idna.StrictDomainName(false))
+
+func urlDomainToASCII(host string) (string, error) {
+	return urlDomainProfile.ToASCII(host)
+}
+
+// decodeSpecialHost percent-decodes the host of a special URL
+// (`http://ex%41mple.com`), as the URL standard does before mapping the
+// domain to ASCII; Go's parser refuses escapes in a host. Text that does
+// not decode to UTF-8 is left for the checks after.
+func decodeSpecialHost(s string) string {
+	start, end := authority(s)
+	colon := strings.IndexByte(s, ':')
+	if start == end || colon <= 0 {
+		return s
+	}
+	if _, special := defaultPorts[strings.ToLower(s[:colon])]; !special {
+		return s
+	}
+	host := s[start:end]
+	if at := strings.LastIndexByte(host, '@'); at >= 0 {
+		start += at + 1
+		host = host[at+1:]
+	}
+	if strings.HasPrefix(host, "[") || !strings.Contains(host, "%") {
+		return s
+	}
+	if p := strings.LastIndexByte(host, ':'); p >= 0 {
+		host = host[:p]
+	}
+	decoded, err := url.PathUnescape(host)
+	if err != nil || !utf8.ValidString(decoded) || strings.ContainsAny(decoded, "/?#@[]") {
+		return s
+	}
+	return s[:start] + decoded + s[start+len(host):]
+}
+
+// percentEncodeNonASCII writes each byte of s past ASCII as %XX.
+func percentEncodeNonASCII(s string) string {
+	var sb strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			fmt.Fprintf(&sb, "%%%02X", s[i])
+			continue
+		}
+		sb.WriteByte(s[i])
+	}
+	return sb.String()
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // escapeLonePercents writes as %25 each '%' of s that starts no escape.
@@ -1711,11 +1804,12 @@ func ParseYAML(text string) (vm.Value, error) {
 }
 
 // ParseTOML decodes a TOML document as toml_parse does (stdlib/skills
-// reads the front matter of skill files with it). The error text has no prefix.
+// reads the front matter of skill files with it). The error text has no
+// prefix.
 func ParseTOML(text string) (vm.Value, error) {
 	var m map[string]any
 	if err := toml.Unmarshal([]byte(text), &m); err != nil {
-		return vm.Value{}, err
+		return vm.Value{}, errors.New(tomlCrateError(text, err))
 	}
 	if m == nil {
 		return vm.Of(vm.NewDict()), nil

@@ -222,7 +222,12 @@ func newHarnRegex(pattern, flags string) (*harnRegex, error) {
 	if msg := rustOnlyError(written, verbose); msg != "" {
 		return nil, &regexError{msg}
 	}
-	translated, boundary := translateRegex(pattern, verbose)
+	translated, boundary := translateRegex(pattern, regexFlags{
+		unicode:   true,
+		verbose:   verbose,
+		multiline: strings.ContainsRune(flags, 'm'),
+		dotAll:    strings.ContainsRune(flags, 's'),
+	})
 	translated, err := rustForms(translated)
 	if err != nil {
 		return nil, err
@@ -233,6 +238,9 @@ func newHarnRegex(pattern, flags string) (*harnRegex, error) {
 	parsed, err := syntax.Parse(translated, syntax.Perl)
 	if err != nil {
 		return nil, err
+	}
+	if msg := utf8Error(written, verbose); msg != "" {
+		return nil, &regexError{msg}
 	}
 	names := parsed.CapNames()
 	ncap := 2 * (parsed.MaxCap() + 1)
@@ -298,13 +306,17 @@ func isHex4(s string) bool {
 // translateRegex rewrites the Perl classes to their Unicode forms, strips
 // verbose-mode whitespace and comments, and reports whether the pattern
 // uses a word-boundary assertion.
-func translateRegex(p string, verbose bool) (string, bool) {
+func translateRegex(p string, start regexFlags) (string, bool) {
 	var sb strings.Builder
 	boundary := false
 	inClass := false
 	depth := 0          // classes nest, as in the regex crate
 	classStart := false // just after `[` or `[^`, where `]` is literal
+	// the u and x flags, per open group
+	modes := []regexFlags{start}
 	for i := 0; i < len(p); i++ {
+		mode := modes[len(modes)-1]
+		ascii, verbose := !mode.unicode, mode.verbose
 		c := p[i]
 		if verbose && !inClass {
 			if c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' {
@@ -325,6 +337,14 @@ func translateRegex(p string, verbose bool) (string, bool) {
 			i++
 			classStart = false
 			switch {
+			case ascii && asciiPerlClass[e] != "":
+				// ASCII mode: the crate's ASCII classes (the negated ones
+				// are refused, utf8Error)
+				if inClass {
+					sb.WriteString(asciiPerlClass[e])
+				} else {
+					sb.WriteString("[" + asciiPerlClass[e] + "]")
+				}
 			case e == 'd' && !inClass:
 				sb.WriteString(`\p{Nd}`)
 			case e == 'd':
@@ -361,12 +381,25 @@ func translateRegex(p string, verbose bool) (string, bool) {
 				// `\u0041` is `\x{0041}`
 				sb.WriteString(`\x{` + p[i+1:i+5] + `}`)
 				i += 4
+			case e == 'U' && i+1 < len(p) && p[i+1] == '{' && strings.IndexByte(p[i+1:], '}') >= 0:
+				// `\U{1F600}` is `\x{1F600}`
+				end := strings.IndexByte(p[i+1:], '}')
+				sb.WriteString(`\x` + p[i+1:i+2+end])
+				i += 1 + end
+			case e == 'U' && i+8 < len(p) && isHex4(p[i+1:i+5]) && isHex4(p[i+5:i+9]):
+				// `\U0001F600` is `\x{0001F600}`
+				sb.WriteString(`\x{` + p[i+1:i+9] + `}`)
+				i += 8
 			case (e == '<' || e == '>' || e == 'b') && !inClass && wordAssertion(p[i-1:]) != "":
 				// the crate's start/end-of-word assertions (regex_rust.go)
 				form := wordAssertion(p[i-1:])
 				boundary = true
 				sb.WriteString(wordAssertionForms[form])
 				i += len(form) - 2
+			case ascii && (e == 'b' || e == 'B') && !inClass:
+				// ASCII mode: Go's own \b is the ASCII word boundary
+				sb.WriteByte('\\')
+				sb.WriteByte(e)
 			case (e == 'b' || e == 'B') && !inClass:
 				boundary = true
 				sb.WriteByte('\\')
@@ -397,7 +430,7 @@ func translateRegex(p string, verbose bool) (string, bool) {
 		}
 		if inClass {
 			switch {
-			case c == '[' && i+1 < len(p) && p[i+1] == ':':
+			case c == '[' && i+1 < len(p) && p[i+1] == ':' && isASCIIClassName(p[i:]):
 				if end := strings.Index(p[i:], ":]"); end >= 0 {
 					sb.WriteString(p[i : i+end+2])
 					i += end + 1
@@ -426,9 +459,94 @@ func translateRegex(p string, verbose bool) (string, bool) {
 			classStart = true
 			depth = 1
 		}
+		if mode.crlf {
+			// CRLF mode (R): \r ends a line too, and \r\n is one line end
+			switch {
+			case c == '.' && !mode.dotAll:
+				sb.WriteString(`[^\n\r]`)
+				continue
+			case (c == '^' || c == '$') && mode.multiline:
+				boundary = true
+				sb.WriteString(crlfAnchorForms[c])
+				continue
+			}
+		}
+		switch c {
+		case '(':
+			open := p[i : i+groupOpenLen(p, i)]
+			mode, setting := modes[len(modes)-1].after(open)
+			if setting {
+				modes[len(modes)-1] = mode
+			} else {
+				modes = append(modes, mode)
+			}
+			sb.WriteString(open) // whole, so a setting's `)` closes no group
+			i += len(open) - 1
+			continue
+		case ')':
+			if len(modes) > 1 {
+				modes = modes[:len(modes)-1]
+			}
+		}
 		sb.WriteByte(c)
 	}
 	return sb.String(), boundary
+}
+
+// asciiPerlClass is the class items of each Perl class in the crate's
+// ASCII mode (`(?-u)`).
+var asciiPerlClass = map[byte]string{
+	'd': `0-9`, 'w': `0-9A-Za-z_`, 's': `\t\n\v\f\r `,
+}
+
+// regexFlags is the part of the regex crate's flag state the rewriting
+// follows, per group: Unicode mode (the u flag, off is ASCII mode),
+// verbose mode (x) and CRLF mode (R), which Go lacks, and the
+// multi-line (m) and dot-all (s) modes CRLF mode changes.
+type regexFlags struct{ unicode, verbose, crlf, multiline, dotAll bool }
+
+// after is the state a group opening (`(`, `(?x-u:`) or a flag setting
+// (`(?-u)`) leaves, and whether it is a setting, which changes the
+// enclosing group's state instead of opening one.
+func (f regexFlags) after(open string) (regexFlags, bool) {
+	setting := strings.HasSuffix(open, ")")
+	if !strings.HasPrefix(open, "(?") || len(open) < 3 || strings.Trim(open[2:len(open)-1], "imsUuxR-") != "" {
+		return f, setting
+	}
+	on, off, _ := strings.Cut(open[2:len(open)-1], "-")
+	if strings.Contains(on, "u") {
+		f.unicode = true
+	}
+	if strings.Contains(off, "u") {
+		f.unicode = false
+	}
+	for _, flag := range []struct {
+		letter string
+		to     *bool
+	}{{"x", &f.verbose}, {"R", &f.crlf}, {"m", &f.multiline}, {"s", &f.dotAll}} {
+		if strings.Contains(on, flag.letter) {
+			*flag.to = true
+		}
+		if strings.Contains(off, flag.letter) {
+			*flag.to = false
+		}
+	}
+	return f, setting
+}
+
+// isASCIIClassName reports whether s starts with one of the ASCII
+// classes `[:alpha:]` (or `[:^alpha:]`) the crate and Go know; any other
+// `[:` inside a class opens a nested class in the crate.
+func isASCIIClassName(s string) bool {
+	end := strings.Index(s, ":]")
+	if end < 0 {
+		return false
+	}
+	switch strings.TrimPrefix(s[2:end], "^") {
+	case "alnum", "alpha", "ascii", "blank", "cntrl", "digit", "graph", "lower", "print", "punct", "space", "upper", "word", "xdigit":
+		return true
+	}
+	return false
 }
 
 // findAll returns every non-overlapping match as capture index pairs
@@ -536,7 +654,14 @@ func (r *harnRegex) pikeFind(text string, pos int) []int {
 			if !after {
 				ctx |= emptyWordEndHalf
 			}
-			if syntax.EmptyOp(inst.Arg)&^ctx == 0 {
+			wide := uint32(ctx)
+			if prev < 0 || prev == '\n' || prev == '\r' && next != '\n' {
+				wide |= emptyCRLFBeginLine
+			}
+			if next < 0 || next == '\r' || next == '\n' && prev != '\r' {
+				wide |= emptyCRLFEndLine
+			}
+			if inst.Arg&^wide == 0 {
 				add(l, inst.Out, at, cap, prev, next)
 			}
 		case syntax.InstFail:

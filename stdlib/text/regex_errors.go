@@ -100,6 +100,139 @@ type patternScan struct {
 	names       map[string]int // group name → rune offset of its first use
 	dupName     spanError      // the first name used twice
 	dupFirst    int            // offset of that name's first use
+	badEscape   spanError      // the first escape the crate refuses and Go reads
+	badFlag     spanError      // the first flag group the crate refuses and Go reads
+	flagFirst   int            // for a duplicate flag, the offset of its first use
+	badUTF8     spanError      // the first item that can match invalid UTF-8 in ASCII mode
+	modes       []regexFlags   // the crate's u and x flags per open group
+}
+
+// noteEscape records an escape at p[i] the crate refuses although Go
+// reads it (\Q and \E quoting, a bad hex escape), and in ASCII mode one
+// that can match invalid UTF-8; it returns the offset of the escape's
+// last rune.
+func (s *patternScan) noteEscape(p []rune, i int) int {
+	end := skipEscape(p, i)
+	if i+1 >= len(p) {
+		return end
+	}
+	bad := spanError{}
+	switch e := p[i+1]; e {
+	case 'Q', 'E':
+		bad = spanError{i, i + 2, "unrecognized escape sequence"}
+	case '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		// Go reads \0 and \12 as octal; the crate has no octal escapes
+		bad = spanError{i, i + 2, "backreferences are not supported"}
+	case 'x':
+		bad = hexEscapeError(p, i)
+		if bad.msg == "" && !s.unicodeMode() && i+3 < len(p) && p[i+2] != '{' && isHexRune(p[i+2]) && p[i+2] >= '8' {
+			s.noteUTF8(spanError{i, i + 4, "pattern can match invalid UTF-8"})
+		}
+	case 'D', 'W', 'S':
+		if !s.unicodeMode() {
+			s.noteUTF8(spanError{i, i + 2, "pattern can match invalid UTF-8"})
+		}
+	}
+	if bad.msg != "" && s.badEscape.msg == "" {
+		s.badEscape = bad
+	}
+	return end
+}
+
+// hexEscapeError is the crate's error for a bad `\x` escape at p[i]: a
+// digit that is not hex, or a braced value that is no Unicode scalar.
+func hexEscapeError(p []rune, i int) spanError {
+	j := i + 2
+	if j >= len(p) {
+		return spanError{}
+	}
+	if p[j] != '{' {
+		for k := j; k < j+2 && k < len(p); k++ {
+			if !isHexRune(p[k]) {
+				return spanError{k, k + 1, "invalid hexadecimal digit"}
+			}
+		}
+		return spanError{}
+	}
+	end := indexFrom(p, j+1, "}")
+	if end < 0 {
+		return spanError{}
+	}
+	for k := j + 1; k < end; k++ {
+		if !isHexRune(p[k]) {
+			return spanError{k, k + 1, "invalid hexadecimal digit"}
+		}
+	}
+	if end == j+1 {
+		return spanError{j + 1, end, "hexadecimal literal empty"}
+	}
+	if v, err := strconv.ParseUint(string(p[j+1:end]), 16, 32); err != nil || v > unicode.MaxRune || v >= 0xD800 && v <= 0xDFFF {
+		return spanError{j + 1, end, "hexadecimal literal is not a Unicode scalar value"}
+	}
+	return spanError{}
+}
+
+func isHexRune(c rune) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+func (s *patternScan) unicodeMode() bool {
+	return s.modes[len(s.modes)-1].unicode
+}
+
+func (s *patternScan) noteUTF8(bad spanError) {
+	if s.badUTF8.msg == "" {
+		s.badUTF8 = bad
+	}
+}
+
+// noteFlags checks the flags of the group or flag setting opening at
+// p[i] (`(?i-s)`, `(?x:`) as the crate's parser does, recording the
+// first duplicate flag, repeated or dangling `-` or end of pattern. A
+// group whose flags hold a letter that is no flag is left to Go.
+func (s *patternScan) noteFlags(p []rune, i int) {
+	if i+2 >= len(p) || p[i+1] != '?' || !strings.ContainsRune("imsUuxR-", p[i+2]) {
+		return
+	}
+	seen := map[rune]int{}
+	negation := -1 // a `-` no flag has followed yet
+	firstNegation := -1
+	for j := i + 2; ; j++ {
+		if j >= len(p) {
+			s.noteFlag(spanError{j, j, "expected flag but got end of regex"}, -1)
+			return
+		}
+		c := p[j]
+		switch {
+		case c == ':' || c == ')':
+			if negation >= 0 {
+				s.noteFlag(spanError{negation, negation + 1, "dangling flag negation operator"}, -1)
+			}
+			return
+		case c == '-':
+			if firstNegation >= 0 {
+				s.noteFlag(spanError{j, j + 1, "flag negation operator repeated"}, firstNegation)
+			}
+			negation = j
+			if firstNegation < 0 {
+				firstNegation = j
+			}
+		case strings.ContainsRune("imsUuxR", c):
+			if first, dup := seen[c]; dup {
+				s.noteFlag(spanError{j, j + 1, "duplicate flag"}, first)
+			}
+			seen[c] = j
+			negation = -1
+		default:
+			return
+		}
+	}
+}
+
+func (s *patternScan) noteFlag(bad spanError, first int) {
+	if s.badFlag.msg == "" {
+		s.badFlag, s.flagFirst = bad, first
+	}
 }
 
 // noteGroupName records the name of the group opening at p[i], if it
@@ -122,6 +255,17 @@ func (s *patternScan) noteGroupName(p []rune, i int) {
 		return
 	}
 	name := string(p[j+1 : end])
+	for k, c := range p[j+1 : end] {
+		ok := c == '_' || unicode.IsLetter(c)
+		if k > 0 {
+			ok = ok || c == '.' || c == '[' || c == ']' || unicode.IsDigit(c)
+		}
+		if !ok && s.badEscape.msg == "" {
+			at := j + 1 + k
+			s.badEscape = spanError{at, at + 1, "invalid capture group character"}
+			return
+		}
+	}
 	if first, ok := s.names[name]; ok {
 		if s.dupName.msg == "" {
 			s.dupName, s.dupFirst = spanError{j + 1, end, "duplicate capture group name"}, first
@@ -142,21 +286,47 @@ type spanError struct {
 
 // classOpen is the span the regex crate reports for an unclosed class:
 // the `[`, a `^` after it, and any leading `]` or `-` read as literals.
-type classOpen struct{ start, end int }
+type classOpen struct {
+	start, end int
+	negated    bool
+}
+
+// noteRangeBoundary records a class range with a Perl class or a
+// Unicode class at either end (`[\d-z]`, `[a-\w]`) at p[i], which the
+// crate refuses and Go reads as a union.
+func (s *patternScan) noteRangeBoundary(p []rune, i int) {
+	isPerl := func(k int) bool {
+		return k+1 < len(p) && p[k] == '\\' && strings.ContainsRune("dDwWsSpP", p[k+1])
+	}
+	bad := -1
+	switch {
+	case isPerl(i):
+		end := skipEscape(p, i)
+		if end+2 < len(p) && p[end+1] == '-' && p[end+2] != ']' && p[end+2] != '-' {
+			bad = i
+		}
+	case i+2 < len(p) && !strings.ContainsRune(`\[-`, p[i]) && p[i+1] == '-' && isPerl(i+2):
+		bad = i + 2
+	}
+	if bad >= 0 && s.badEscape.msg == "" {
+		s.badEscape = spanError{bad, skipEscape(p, bad) + 1, "invalid range boundary, must be a literal"}
+	}
+}
 
 // scanPattern walks p as the regex crate's parser does, far enough to
 // find the places its errors point at: escapes are skipped whole, bracket
 // classes nest, and in verbose mode whitespace and # comments are not
 // pattern text.
 func scanPattern(p []rune, verbose bool) patternScan {
-	s := patternScan{unopened: -1, bareRepeat: -1}
+	s := patternScan{unopened: -1, bareRepeat: -1, modes: []regexFlags{{unicode: true, verbose: verbose}}}
 	empty := true // nothing to repeat yet in the current alternative
 	for i := 0; i < len(p); i++ {
 		c := p[i]
 		if len(s.openClasses) > 0 {
 			switch {
 			case c == '\\':
-				i = skipEscape(p, i)
+				s.noteRangeBoundary(p, i)
+				i = s.noteEscape(p, i)
 			case c == '[':
 				if i+1 < len(p) && p[i+1] == ':' { // [:alpha:]
 					if end := indexFrom(p, i+2, ":]"); end >= 0 {
@@ -166,11 +336,17 @@ func scanPattern(p []rune, verbose bool) patternScan {
 				}
 				i = s.openClass(p, i)
 			case c == ']':
+				if len(s.openClasses) == 1 && !s.unicodeMode() && s.openClasses[0].negated {
+					s.noteUTF8(spanError{s.openClasses[0].start, i + 1, "pattern can match invalid UTF-8"})
+				}
 				s.openClasses = s.openClasses[:len(s.openClasses)-1]
 				empty = false
+			default:
+				s.noteRangeBoundary(p, i)
 			}
 			continue
 		}
+		verbose := s.modes[len(s.modes)-1].verbose
 		switch {
 		case verbose && unicode.IsSpace(c):
 		case verbose && c == '#':
@@ -178,15 +354,25 @@ func scanPattern(p []rune, verbose bool) patternScan {
 				i++
 			}
 		case c == '\\':
-			i = skipEscape(p, i)
+			i = s.noteEscape(p, i)
+			empty = false
+		case c == '.':
+			if !s.unicodeMode() {
+				s.noteUTF8(spanError{i, i + 1, "pattern can match invalid UTF-8"})
+			}
 			empty = false
 		case c == '[':
 			i = s.openClass(p, i)
 		case c == '(':
+			s.noteFlags(p, i)
+			open := string(p[i:])
+			mode, _ := s.modes[len(s.modes)-1].after(open[:groupOpenLen(open, 0)])
 			if flagsOnly(p, i) {
+				s.modes[len(s.modes)-1] = mode
 				i = indexFrom(p, i, ")")
 				continue
 			}
+			s.modes = append(s.modes, mode)
 			s.openGroups = append(s.openGroups, i)
 			empty = true
 			s.noteGroupName(p, i)
@@ -198,6 +384,9 @@ func scanPattern(p []rune, verbose bool) patternScan {
 				continue
 			}
 			s.openGroups = s.openGroups[:len(s.openGroups)-1]
+			if len(s.modes) > 1 {
+				s.modes = s.modes[:len(s.modes)-1]
+			}
 			empty = false
 		case c == '|':
 			empty = true
@@ -280,32 +469,53 @@ func countedRepetition(p []rune, i int, empty bool) (int, spanError) {
 
 // rustOnlyError is the regex crate's error for a mistake Go's parser lets
 // through (a malformed counted repetition, which Go reads as literal
-// text), or "".
+// text, a name or flag given twice, an escape Go reads otherwise), or "":
+// the first in the pattern, as the crate's parser stops there.
 func rustOnlyError(pattern string, verbose bool) string {
 	scan := scanPattern([]rune(pattern), verbose)
-	bad := scan.badCount
-	if d := scan.dupName; d.msg != "" && (bad.msg == "" || d.start < bad.start) {
-		// the crate points at both uses of the name
-		note := notatePattern(pattern, d.start, d.end)
-		if !strings.Contains(pattern, "\n") {
-			first := scan.dupFirst
-			note = notatePattern(pattern, first, first+d.end-d.start)
-			lines := strings.SplitAfter(note, "\n")
-			carets := []rune(strings.TrimSuffix(lines[1], "\n"))
-			for len(carets) < 4+d.end {
-				carets = append(carets, ' ')
-			}
-			for k := d.start; k < d.end; k++ {
-				carets[4+k] = '^'
-			}
-			note = lines[0] + string(carets) + "\n"
+	first, aux := spanError{}, -1
+	for _, c := range []struct {
+		bad spanError
+		aux int
+	}{{scan.badCount, -1}, {scan.dupName, scan.dupFirst}, {scan.badEscape, -1}, {scan.badFlag, scan.flagFirst}} {
+		if c.bad.msg != "" && (first.msg == "" || c.bad.start < first.start) {
+			first, aux = c.bad, c.aux
 		}
-		return "regex parse error:\n" + note + "error: " + d.msg
 	}
+	if first.msg == "" {
+		return ""
+	}
+	return "regex parse error:\n" + notateTwice(pattern, first, aux) + "error: " + first.msg
+}
+
+// utf8Error is the crate's error for a pattern that parses but, in ASCII
+// mode (`(?-u)`), can match bytes that are not UTF-8: `.`, a negated
+// class, `\W`, `\xFF`. The crate's text regexes refuse those.
+func utf8Error(pattern string, verbose bool) string {
+	bad := scanPattern([]rune(pattern), verbose).badUTF8
 	if bad.msg == "" {
 		return ""
 	}
 	return "regex parse error:\n" + notatePattern(pattern, bad.start, bad.end) + "error: " + bad.msg
+}
+
+// notateTwice notates bad, and when aux is a place (the first use of a
+// name or flag given twice) marks that too on a one-line pattern, as the
+// crate points at both.
+func notateTwice(pattern string, bad spanError, aux int) string {
+	if aux < 0 || strings.Contains(pattern, "\n") {
+		return notatePattern(pattern, bad.start, bad.end)
+	}
+	note := notatePattern(pattern, aux, aux+bad.end-bad.start)
+	lines := strings.SplitAfter(note, "\n")
+	carets := []rune(strings.TrimSuffix(lines[1], "\n"))
+	for len(carets) < 4+bad.end {
+		carets = append(carets, ' ')
+	}
+	for k := bad.start; k < bad.end; k++ {
+		carets[4+k] = '^'
+	}
+	return lines[0] + string(carets) + "\n"
 }
 
 // skipEscape returns the offset of the last rune of the escape starting
@@ -346,7 +556,7 @@ func (s *patternScan) openClass(p []rune, i int) int {
 	if j == first && j < len(p) && p[j] == ']' {
 		j++
 	}
-	s.openClasses = append(s.openClasses, classOpen{i, j})
+	s.openClasses = append(s.openClasses, classOpen{i, j, j > i+1 && p[i+1] == '^'})
 	return j - 1
 }
 

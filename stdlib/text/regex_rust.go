@@ -15,6 +15,7 @@ package text
 import (
 	"regexp/syntax"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -46,7 +47,7 @@ func rustForms(p string) (string, error) {
 			i += n
 		case c == '(':
 			n := groupOpenLen(p, i)
-			open := withoutUnicodeFlag(p[i : i+n])
+			open := withoutRustFlags(p[i : i+n])
 			if p[i+n-1] == ')' { // a flag setting such as (?i): nothing to repeat
 				if open != "(?)" {
 					out = append(out, open...)
@@ -82,7 +83,11 @@ func rustForms(p string) (string, error) {
 			if repeated && atom >= 0 {
 				out = append(out[:atom], append([]byte("(?:"), append(out[atom:len(out):len(out)], ')')...)...)
 			}
-			out = append(out, p[i:i+n]...)
+			if long, ok := longRepetition(out, atom, p[i:i+n]); ok {
+				out = append(out[:atom], long...)
+			} else {
+				out = append(out, p[i:i+n]...)
+			}
 			repeated = atom >= 0
 			i += n
 		default:
@@ -95,20 +100,22 @@ func rustForms(p string) (string, error) {
 	return string(out), nil
 }
 
-// withoutUnicodeFlag drops a `u` flag being set from a group opening
-// (`(?u)`, `(?iu:`): the crate's Unicode mode, always on here. Clearing
-// it (`(?-u)`, ASCII mode) is left for Go to refuse.
-func withoutUnicodeFlag(open string) string {
-	if !strings.HasPrefix(open, "(?") || strings.Trim(open[2:len(open)-1], "imsUuxR-") != "" {
+// withoutRustFlags drops the `u`, `x` and `R` flags from a group opening
+// (`(?u)`, `(?ix:`, `(?-u)`, `(?mR)`): Go has none of them.
+// translateRegex has already written out what they ask for (ASCII
+// classes, verbose whitespace removed, CRLF line anchors).
+func withoutRustFlags(open string) string {
+	if !strings.HasPrefix(open, "(?") || strings.Trim(open[2:len(open)-1], "imsUuxR-") != "" || !strings.ContainsAny(open, "uxR") {
 		return open
 	}
-	on, off, _ := strings.Cut(open[2:len(open)-1], "-")
-	if !strings.Contains(on, "u") {
-		return open
-	}
-	flags := strings.ReplaceAll(on, "u", "")
-	if off != "" || strings.Contains(open[2:len(open)-1], "-") {
+	drop := strings.NewReplacer("u", "", "x", "", "R", "")
+	on, off, negated := strings.Cut(open[2:len(open)-1], "-")
+	flags := drop.Replace(on)
+	if off = drop.Replace(off); negated && off != "" {
 		flags += "-" + off
+	}
+	if flags == "" && open[len(open)-1] == ':' {
+		return "(?:"
 	}
 	return "(?" + flags + open[len(open)-1:]
 }
@@ -136,6 +143,71 @@ func escapeLen(p string, i int) int {
 	}
 	_, n := utf8.DecodeRuneInString(p[i+1:])
 	return 1 + n
+}
+
+// longRepetition writes item{m,n} (item is out[atom:]) with a count past Go's limit of 1,000
+// (the crate has none) as a run of repetitions of at most 1,000 each:
+// `a{2500}` is `(?:a){1000}(?:a){1000}(?:a){500}`, `a{0,1500}` is
+// `(?:a){0,1000}(?:a){0,500}`. An item holding a capture group is not
+// copied (its groups would be numbered twice) and stays for Go to refuse.
+func longRepetition(out []byte, atom int, rep string) ([]byte, bool) {
+	if atom < 0 || !strings.HasPrefix(rep, "{") {
+		return nil, false
+	}
+	item := out[atom:]
+	lazy := strings.HasSuffix(rep, "?")
+	lo, hi, ranged := strings.Cut(strings.Trim(rep, "{}?"), ",")
+	m, err := strconv.Atoi(lo)
+	if err != nil {
+		return nil, false
+	}
+	n := m // `{m}`
+	if ranged {
+		n = -1 // `{m,}`
+		if hi != "" {
+			if n, err = strconv.Atoi(hi); err != nil {
+				return nil, false
+			}
+		}
+	}
+	if m <= 1000 && n <= 1000 || capturesIn(string(item)) || m > 100000 || n > 100000 {
+		return nil, false
+	}
+	var long []byte
+	piece := func(counts string) {
+		long = append(long, "(?:"...)
+		long = append(long, item...)
+		long = append(long, ")"...)
+		long = append(long, counts...)
+		if lazy {
+			long = append(long, '?')
+		}
+	}
+	for left := m; left > 0; left -= 1000 {
+		piece("{" + strconv.Itoa(min(left, 1000)) + "}")
+	}
+	switch {
+	case n < 0:
+		piece("*")
+	default:
+		for left := n - m; left > 0; left -= 1000 {
+			piece("{0," + strconv.Itoa(min(left, 1000)) + "}")
+		}
+	}
+	return long, true
+}
+
+// capturesIn reports whether Go-syntax regex text opens a capture group.
+func capturesIn(re string) bool {
+	for i := 0; i < len(re); i++ {
+		switch {
+		case re[i] == '\\':
+			i++
+		case re[i] == '(' && (i+1 >= len(re) || re[i+1] != '?' || strings.HasPrefix(re[i:], "(?P<") || strings.HasPrefix(re[i:], "(?<")):
+			return true
+		}
+	}
+	return false
 }
 
 // groupOpenLen is the length of a group's opening at p[i]: `(`, `(?:`,
@@ -235,7 +307,7 @@ func readClass(p string, i int) (runeSet, int, bool, error) {
 			n := escapeLen(p, j)
 			chunk.WriteString(p[j : j+n])
 			j += n
-		case c == '[' && j+1 < len(p) && p[j+1] == ':':
+		case c == '[' && j+1 < len(p) && p[j+1] == ':' && isASCIIClassName(p[j:]):
 			end := strings.Index(p[j:], ":]")
 			if end < 0 {
 				chunk.WriteByte(c)
@@ -417,28 +489,47 @@ func looseName(n string) string {
 
 // binaryProperty is the set of a binary Unicode property by loose name:
 // the ones Go's unicode package lists, and the derived Alphabetic,
-// Uppercase and Lowercase.
+// Uppercase, Lowercase, Cased, Math and the identifier properties.
 func binaryProperty(loose string) (runeSet, bool) {
+	letters := []*unicode.RangeTable{unicode.Lu, unicode.Ll, unicode.Lt, unicode.Lm, unicode.Lo}
 	tables := map[string][]*unicode.RangeTable{
-		"alphabetic": {unicode.Lu, unicode.Ll, unicode.Lt, unicode.Lm, unicode.Lo, unicode.Nl, unicode.Other_Alphabetic},
-		"alpha":      {unicode.Lu, unicode.Ll, unicode.Lt, unicode.Lm, unicode.Lo, unicode.Nl, unicode.Other_Alphabetic},
+		"alphabetic": append(letters, unicode.Nl, unicode.Other_Alphabetic),
+		"alpha":      append(letters, unicode.Nl, unicode.Other_Alphabetic),
 		"uppercase":  {unicode.Lu, unicode.Other_Uppercase},
 		"upper":      {unicode.Lu, unicode.Other_Uppercase},
 		"lowercase":  {unicode.Ll, unicode.Other_Lowercase},
 		"lower":      {unicode.Ll, unicode.Other_Lowercase},
+		"cased":      {unicode.Lu, unicode.Ll, unicode.Lt, unicode.Other_Uppercase, unicode.Other_Lowercase},
+		"math":       {unicode.Sm, unicode.Other_Math},
 		"space":      {unicode.White_Space},
 		"wspace":     {unicode.White_Space},
 	}[loose]
-	if tables == nil {
-		for name, t := range unicode.Properties {
-			if looseName(name) == loose {
-				tables = []*unicode.RangeTable{t}
-			}
+	if tables != nil {
+		return tablesSet(tables...), true
+	}
+	// the identifier properties (UAX #31), without the pattern characters;
+	// the X forms are taken as equal to them (they differ in a handful of
+	// characters NFKC changes)
+	notPattern := func(set runeSet) runeSet {
+		return set.minus(tablesSet(unicode.Pattern_Syntax, unicode.Pattern_White_Space))
+	}
+	idStart := tablesSet(append(letters, unicode.Nl, unicode.Other_ID_Start)...)
+	switch loose {
+	case "idstart", "ids", "xidstart", "xids":
+		return notPattern(idStart), true
+	case "idcontinue", "idc", "xidcontinue", "xidc":
+		return notPattern(idStart.union(tablesSet(unicode.Mn, unicode.Mc, unicode.Nd, unicode.Pc, unicode.Other_ID_Continue))), true
+	}
+	for name, t := range unicode.Properties {
+		if looseName(name) == loose {
+			return tablesSet(t), true
 		}
 	}
-	if tables == nil {
-		return nil, false
-	}
+	return nil, false
+}
+
+// tablesSet is the union of Go's range tables as a set.
+func tablesSet(tables ...*unicode.RangeTable) runeSet {
 	var all runeSet
 	for _, t := range tables {
 		for _, r := range t.R16 {
@@ -448,7 +539,7 @@ func binaryProperty(loose string) (runeSet, bool) {
 			all = append(all, strideSet(rune(r.Lo), rune(r.Hi), rune(r.Stride))...)
 		}
 	}
-	return all.union(nil), true
+	return all.union(nil)
 }
 
 // strideSet is the runes lo, lo+stride, … up to hi.
@@ -477,6 +568,21 @@ const (
 	emptyWordStartHalf syntax.EmptyOp = 1 << 6
 	emptyWordEndHalf   syntax.EmptyOp = 1 << 7
 )
+
+// CRLF mode's line anchors (the R flag with m): `^` after \n, or after a
+// \r not followed by \n; `$` before \r, or before a \n not preceded by
+// \r, so that neither matches between the two of \r\n. Markers too.
+const (
+	crlfBeginMarker = '\U0010FFFC'
+	crlfEndMarker   = '\U0010FFFD'
+
+	// past syntax.EmptyOp's eight bits: the Pike VM tests the instruction's
+	// whole uint32 argument
+	emptyCRLFBeginLine uint32 = 1 << 8
+	emptyCRLFEndLine   uint32 = 1 << 9
+)
+
+var crlfAnchorForms = map[byte]string{'^': `\x{10FFFC}`, '$': `\x{10FFFD}`}
 
 var wordAssertionForms = map[string]string{
 	`\<`:             `\b\x{10FFFE}`,
@@ -515,6 +621,10 @@ func markHalfBoundaries(prog *syntax.Prog) {
 			inst.Op, inst.Arg, inst.Rune = syntax.InstEmptyWidth, uint32(emptyWordStartHalf), nil
 		case endHalfMarker:
 			inst.Op, inst.Arg, inst.Rune = syntax.InstEmptyWidth, uint32(emptyWordEndHalf), nil
+		case crlfBeginMarker:
+			inst.Op, inst.Arg, inst.Rune = syntax.InstEmptyWidth, emptyCRLFBeginLine, nil
+		case crlfEndMarker:
+			inst.Op, inst.Arg, inst.Rune = syntax.InstEmptyWidth, emptyCRLFEndLine, nil
 		}
 	}
 }

@@ -22,6 +22,17 @@ func TestRustFormsMatch(t *testing.T) {
 		{"(?i)[a-z&&[^b]]+", "ABC", "A|C"},
 		{"[]a]+", "]a", "]a"},
 		{"x[&]y", "x&y", "x&y"},
+		{"a(?x: b c )d", "abcd", "abcd"},
+		{"x(?x)y z # note", "xyz", "xyz"},
+		{"(?x)a b(?-x) c", "ab c", "ab c"},
+		{"(?-u:\\w)+", "éa_1", "a_1"},
+		{"(?-u)\\d+(?u)\\d", "12٣", "12٣"},
+		{"[[:xyz:]]+", "zz:y", "zz:y"},
+		{"\\U0001F600", "😀", "😀"},
+		{"(?mR)^\\w+$", "ab\r\ncd\rEF\n", "ab|cd|EF"},
+		{"(?R).+", "ab\r\ncd", "ab|cd"},
+		{"b{2}a{0,1001}?b", "bbaab", "bbaab"},
+		{"(?:xy){1001,}", strings.Repeat("xy", 1002), strings.Repeat("xy", 1002)},
 	}
 	for _, c := range cases {
 		re, err := newHarnRegex(c.pattern, "")
