@@ -303,6 +303,11 @@ func (c *Channel) Close() {
 	}
 }
 
+// Drop is drop(ch) (docs/spec/newer.md §2.25, the release at the end of an
+// owned<channel> binding's scope): the channel closes, as Rust's last
+// Sender closes its channel when dropped; receivers drain what is left.
+func (c *Channel) Drop() { c.Close() }
+
 // selectOn receives from the first ready channel. It returns the index of
 // that channel (closed reports that it was closed and drained, the value
 // being nil), -1 when timeout passed (timeout < 0: wait forever), or -2

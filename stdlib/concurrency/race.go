@@ -6,7 +6,9 @@ import (
 )
 
 // parallel_race (docs/spec/builtins.md §5): run callables as tasks and keep the
-// first success; the others are cancelled.
+// first success; the others are cancelled, and the race returns once they
+// have unwound (their finally blocks ran), as a parallel whose branch
+// failed does (docs/concurrency.md, parallel_race).
 
 func init() {
 	lib.Def("parallel_race", "parallel_race(callables)", "the result of the first callable to finish without failing; the rest are cancelled; if all fail, the last failure is raised", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
@@ -33,11 +35,32 @@ func init() {
 				t.Cancel()
 			}
 		}
+		// stopLosers cancels the tasks still running and waits until every
+		// one has ended; if the racing code is itself stopped meanwhile,
+		// it waits on without the lock, as parallel's stopAll does.
+		stopLosers := func() {
+			cancelAll()
+			for _, t := range tasks {
+				select {
+				case <-t.Done():
+					continue
+				default:
+				}
+				if _, err := th.WaitOnTasks(t.Done(), -1); err != nil {
+					th.Unlock()
+					for _, t := range tasks {
+						<-t.Done()
+					}
+					th.Lock()
+					return
+				}
+			}
+		}
 		finished := map[*Task]bool{}
 		var lastErr error
 		for len(finished) < len(tasks) {
 			if _, err := th.WaitOnTasks(notify, -1); err != nil {
-				cancelAll()
+				stopLosers()
 				return vm.Value{}, err
 			}
 			for _, t := range tasks {
@@ -52,7 +75,7 @@ func init() {
 				finished[t] = true
 				v, err := t.outcome()
 				if err == nil && t.err == nil {
-					cancelAll()
+					stopLosers()
 					return v, nil
 				}
 				if err != nil {
