@@ -3,6 +3,7 @@ package concurrency
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -23,35 +24,51 @@ import (
 
 func init() {
 	lib.Def("sync_mutex_acquire", "sync_mutex_acquire(key, options?)", "a permit for the mutex key (one holder at a time); options {timeout} or the timeout itself; nil on timeout", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		return acquire(th, "sync_mutex_acquire", "mutex", a.Text(0), 1, modeExclusive, a.At(1))
+		key, err := lockKey("sync_mutex_acquire", a)
+		if err != nil {
+			return vm.Value{}, err
+		}
+		return acquire(th, "sync_mutex_acquire", "mutex", key, 1, modeExclusive, a.At(1))
 	})
 	lib.Def("sync_semaphore_acquire", "sync_semaphore_acquire(key, capacity, options?)", "a permit for the semaphore key (up to capacity holders); options {timeout} or the timeout itself; nil on timeout", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		key, err := lockKey("sync_semaphore_acquire", a)
+		if err != nil {
+			return vm.Value{}, err
+		}
 		n, ok := a.Int(1)
 		if !ok || n < 1 {
-			return vm.Value{}, vm.Typef("sync_semaphore_acquire: capacity must be a positive int")
+			return vm.Value{}, vm.Typef("sync_semaphore_acquire: capacity must be a positive int, got %s", positiveIntGot(a.At(1)))
 		}
-		return acquire(th, "sync_semaphore_acquire", "semaphore", a.Text(0), int(n), modeExclusive, a.At(2))
+		return acquire(th, "sync_semaphore_acquire", "semaphore", key, int(n), modeExclusive, a.At(2))
 	})
 	lib.Def("sync_gate_acquire", "sync_gate_acquire(key, limit = 1, options?)", "a permit to pass the gate key (up to limit at once); options {timeout} or the timeout itself; nil on timeout", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		key, err := lockKey("sync_gate_acquire", a)
+		if err != nil {
+			return vm.Value{}, err
+		}
 		n := int64(1)
 		if a.Given(1) {
 			var ok bool
 			if n, ok = a.Int(1); !ok || n < 1 {
-				return vm.Value{}, vm.Typef("sync_gate_acquire: limit must be a positive int")
+				return vm.Value{}, vm.Typef("sync_gate_acquire: limit must be a positive int, got %s", positiveIntGot(a.At(1)))
 			}
 		}
-		return acquire(th, "sync_gate_acquire", "gate", a.Text(0), int(n), modeExclusive, a.At(2))
+		return acquire(th, "sync_gate_acquire", "gate", key, int(n), modeExclusive, a.At(2))
 	})
 	lib.Def("sync_rwlock_acquire", "sync_rwlock_acquire(key, mode, options?)", `a "read" (shared) or "write" (exclusive) permit for the rwlock key; options {timeout} or the timeout itself; nil on timeout`, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		key, err := lockKey("sync_rwlock_acquire", a)
+		if err != nil {
+			return vm.Value{}, err
+		}
 		mode := modeExclusive
-		switch a.Text(1) {
+		switch m, _ := a.Str(1); m {
 		case "read":
 			mode = modeShared
 		case "write":
 		default:
-			return vm.Value{}, vm.Typef(`sync_rwlock_acquire: mode must be "read" or "write"`)
+			return vm.Value{}, vm.Typef(`sync_rwlock_acquire: mode must be "read" or "write", got %s`, choiceGot(a, 1))
 		}
-		return acquire(th, "sync_rwlock_acquire", "rwlock", a.Text(0), 1, mode, a.At(2))
+		return acquire(th, "sync_rwlock_acquire", "rwlock", key, 1, mode, a.At(2))
 	})
 	lib.Def("sync_release", "sync_release(permit)", "give a permit back; false when it was already released", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		p, ok := a.At(0).Object().(*Permit)
@@ -533,6 +550,34 @@ func (reg *syncRegistry) hold(th *vm.Thread, p *Permit) {
 
 // acquire waits for a permit of kind:key; nil when the timeout opts
 // gives (acquireTimeout) passes first.
+// lockKey is the key of a sync_* acquire: any value but nil, named by its
+// display form. A missing or nil key would lock the key "nil" that every
+// other such mistake shares.
+func lockKey(name string, a vm.Args) (string, error) {
+	if a.At(0).IsNil() {
+		return "", vm.Typef("%s: expected a key, got nil", name)
+	}
+	return a.Text(0), nil
+}
+
+// positiveIntGot shows what a count that must be a positive int was: the
+// number when it is an int, else its type.
+func positiveIntGot(v vm.Value) string {
+	if _, ok := v.AsInt(); ok {
+		return vm.ToDisplay(v)
+	}
+	return v.Type()
+}
+
+// choiceGot shows a wrong choice among names (an rwlock mode, a restart
+// policy): a string quoted, else its type.
+func choiceGot(a vm.Args, i int) string {
+	if s, ok := a.Str(i); ok {
+		return strconv.Quote(s)
+	}
+	return a.At(i).Type()
+}
+
 func acquire(th *vm.Thread, name, kind, key string, capacity int, mode lockMode, opts vm.Value) (vm.Value, error) {
 	timeout, err := acquireTimeout(name, opts)
 	if err != nil {
