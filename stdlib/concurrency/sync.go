@@ -261,10 +261,13 @@ func init() {
 		if err != nil {
 			return vm.Value{}, err
 		}
+		name, err := mailboxName("mailbox_open", a)
+		if err != nil {
+			return vm.Value{}, err
+		}
 		reg := mailboxesOf(th.VM())
 		reg.mu.Lock()
 		defer reg.mu.Unlock()
-		name := a.Text(0)
 		if mb, ok := reg.byName[name]; ok && !mb.ch.isClosed() {
 			return vm.Of(mb), nil
 		}
@@ -273,10 +276,14 @@ func init() {
 		return vm.Of(mb), nil
 	})
 	lib.Def("mailbox_lookup", "mailbox_lookup(name)", "the open mailbox registered under name, or nil", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		name, err := mailboxName("mailbox_lookup", a)
+		if err != nil {
+			return vm.Value{}, err
+		}
 		reg := mailboxesOf(th.VM())
 		reg.mu.Lock()
 		defer reg.mu.Unlock()
-		if mb, ok := reg.byName[a.Text(0)]; ok && !mb.ch.isClosed() {
+		if mb, ok := reg.byName[name]; ok && !mb.ch.isClosed() {
 			return vm.Of(mb), nil
 		}
 		return vm.Nil, nil
@@ -788,6 +795,16 @@ func namesOf[T any](v *vm.VM, key any) *nameRegistry[T] {
 type mailboxKey struct{}
 
 func mailboxesOf(v *vm.VM) *nameRegistry[*Mailbox] { return namesOf[*Mailbox](v, mailboxKey{}) }
+
+// mailboxName is the name a mailbox is registered under: a string. A nil
+// (a lookup that found nothing) would otherwise open a mailbox named "nil".
+func mailboxName(name string, a vm.Args) (string, error) {
+	s, ok := a.Str(0)
+	if !ok {
+		return "", vm.Typef("%s: name must be a string, got %s", name, a.At(0).Type())
+	}
+	return s, nil
+}
 
 // mailboxArg is a mailbox value or the name of a registered one.
 func mailboxArg(th *vm.Thread, name string, a vm.Args) (*Mailbox, error) {
