@@ -469,6 +469,18 @@ func init() {
 		}
 		return vm.BoolOf(c.isClosed()), nil
 	})
+	lib.Def("__select_case", "__select_case(value, is_timeout)", "runtime hook of `select`: checks one case's channel (or the timeout) where the case is written, so a bad one is reported at its own line", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		if isTimeout, _ := a.Bool(1); isTimeout {
+			if _, err := waitTimeout("select", a.At(0)); err != nil {
+				return vm.Value{}, err
+			}
+			return a.At(0), nil
+		}
+		if _, err := channelArg("select", a, 0); err != nil {
+			return vm.Value{}, err
+		}
+		return a.At(0), nil
+	})
 	lib.Def("__select", "__select(channels, timeout, has_default)", "runtime hook of `select`", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		chans, err := selectChannels("select", a.At(0))
 		if err != nil {
