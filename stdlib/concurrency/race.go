@@ -12,22 +12,32 @@ import (
 
 func init() {
 	lib.Def("parallel_race", "parallel_race(callables)", "the result of the first callable to finish without failing; the rest are cancelled; if all fail, the last failure is raised", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		l, ok := a.List(0)
+		// Any iterable of callables, read up front, as parallel each reads
+		// its items; a string is not a list of callables.
+		var fns []vm.Value
+		var ok bool
+		var err error
+		if _, isStr := a.Str(0); !isStr {
+			fns, ok, err = iterableItems(th, a.At(0))
+			if err != nil {
+				return vm.Value{}, err
+			}
+		}
 		if !ok {
 			return vm.Value{}, vm.Typef("parallel_race: expected a non-empty list of callables, got %s", a.At(0).Type())
 		}
-		if l.Len() == 0 {
+		if len(fns) == 0 {
 			return vm.Value{}, vm.Typef("parallel_race: expected a non-empty list of callables, got an empty list")
 		}
-		for _, f := range l.Items() {
+		for _, f := range fns {
 			if !vm.IsCallable(f) {
 				return vm.Value{}, vm.Typef("parallel_race: expected a non-empty list of callables, got an item of type %s", f.Type())
 			}
 		}
-		notify := make(chan struct{}, l.Len())
-		tasks := make([]*Task, l.Len())
+		notify := make(chan struct{}, len(fns))
+		tasks := make([]*Task, len(fns))
 		v := th.VM()
-		for i, f := range l.Items() {
+		for i, f := range fns {
 			tasks[i] = spawnTask(th, f, nil, func(*Task) { v.Wake(notify) })
 		}
 		cancelAll := func() {
