@@ -82,13 +82,7 @@ func init() {
 		reg.mu.Lock()
 		defer reg.mu.Unlock()
 		if a.Given(0) {
-			k := a.Text(0)
-			for _, l := range reg.locks {
-				if l.key == k {
-					return vm.Of(l.metrics()), nil
-				}
-			}
-			return vm.Of(l0Metrics()), nil
+			return vm.Of(reg.metricsOf(a.Text(0))), nil
 		}
 		out := vm.NewDict()
 		for _, l := range reg.locks {
@@ -410,8 +404,30 @@ func (l *keyedLock) metrics() *vm.Dict {
 		"held", lib.IntOf(l.held+l.readers), "waiting", lib.IntOf(len(l.waiters)), "timeouts", vm.IntOf(l.timeouts))
 }
 
-func l0Metrics() *vm.Dict {
-	return (&keyedLock{}).metrics()
+// metricsOf is sync_metrics(k) (reg.mu held): the lock named k, whatever
+// its kind; when several kinds use the name (a mutex and a semaphore both
+// "db"), their counts added up, so the answer does not depend on map
+// order; else the lock the dict of sync_metrics() lists as k ("mutex:db");
+// else zeros.
+func (reg *syncRegistry) metricsOf(k string) *vm.Dict {
+	var sum keyedLock
+	found := false
+	for _, l := range reg.locks {
+		if l.key == k {
+			found = true
+			sum.acquired += l.acquired
+			sum.released += l.released
+			sum.held += l.held + l.readers
+			sum.waiters = append(sum.waiters, l.waiters...)
+			sum.timeouts += l.timeouts
+		}
+	}
+	if !found {
+		if l := reg.locks[k]; l != nil {
+			return l.metrics()
+		}
+	}
+	return sum.metrics()
 }
 
 type syncRegistry struct {
