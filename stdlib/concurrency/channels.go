@@ -408,7 +408,11 @@ func init() {
 		if _, ok := a.Int(0); ok && a.Len() == 1 {
 			at = 0
 		} else if a.Given(0) {
-			name = a.Text(0)
+			s, ok := a.Str(0)
+			if !ok {
+				return vm.Value{}, vm.Typef("channel: name must be a string, got %s", a.At(0).Type())
+			}
+			name = s
 		}
 		capacity, err := capacityArg("channel", a, at)
 		if err != nil {
