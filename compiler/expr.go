@@ -718,12 +718,12 @@ func (f *fcomp) selectExpr(e *syntax.SelectExpr) {
 	// reported at that case, not at the `select` keyword.
 	for _, c := range e.Cases {
 		f.expr(c.Channel)
-		f.selectCaseCheck(c.Channel, false)
+		f.waitArgCheck("select", c.Channel, false)
 	}
 	f.emit(MAKE_LIST, len(e.Cases))
 	f.exprOrNil(e.Timeout)
 	if e.Timeout != nil {
-		f.selectCaseCheck(e.Timeout, true)
+		f.waitArgCheck("select", e.Timeout, true)
 	}
 	if e.Default != nil {
 		f.emit(TRUE)
@@ -765,16 +765,18 @@ func (f *fcomp) selectExpr(e *syntax.SelectExpr) {
 	}
 }
 
-// selectCaseCheck checks the value on the stack, a select case's channel
-// or its timeout, leaving it there; a failure points at x.
-func (f *fcomp) selectCaseCheck(x syntax.Expr, timeout bool) {
+// waitArgCheck checks the value on the stack, a select case's channel or
+// the timeout of a select or mutex block (form names which), leaving it
+// there; a failure points at x, not at the keyword.
+func (f *fcomp) waitArgCheck(form string, x syntax.Expr, timeout bool) {
+	f.pushString(form)
 	if timeout {
 		f.emit(TRUE)
 	} else {
 		f.emit(FALSE)
 	}
 	f.line(x.Position())
-	f.emit(CALL_INTERNAL, f.name("__select_case"), 2)
+	f.emit(CALL_INTERNAL, f.name("__wait_arg"), 3)
 }
 
 // pipeLocalFn replaces the pipe target on the stack, a string naming one

@@ -473,14 +473,19 @@ func init() {
 		}
 		return vm.BoolOf(c.isClosed()), nil
 	})
-	lib.Def("__select_case", "__select_case(value, is_timeout)", "runtime hook of `select`: checks one case's channel (or the timeout) where the case is written, so a bad one is reported at its own line", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		if isTimeout, _ := a.Bool(1); isTimeout {
-			if _, err := waitTimeout("select", a.At(0)); err != nil {
+	lib.Def("__wait_arg", "__wait_arg(value, form, is_timeout)", "runtime hook of `select` and `mutex(key, timeout)`: checks a case's channel, or a timeout, where it is written, so a bad one is reported at its own position", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		form := a.Text(1)
+		if isTimeout, _ := a.Bool(2); isTimeout {
+			read := waitTimeout
+			if form == "mutex" { // also the options dict, as __mutex_enter reads it
+				read = acquireTimeout
+			}
+			if _, err := read(form, a.At(0)); err != nil {
 				return vm.Value{}, err
 			}
 			return a.At(0), nil
 		}
-		if _, err := channelArg("select", a, 0); err != nil {
+		if _, err := channelArg(form, a, 0); err != nil {
 			return vm.Value{}, err
 		}
 		return a.At(0), nil
