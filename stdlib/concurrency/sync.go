@@ -536,6 +536,11 @@ func (p *Permit) Display(sb *strings.Builder) {
 	sb.WriteByte('>')
 }
 
+// Drop is drop(permit) (docs/spec/newer.md §2.25): the permit is given
+// back, as sync_release does and as dropping a lock guard releases the
+// lock in Rust; a permit already released is left alone.
+func (p *Permit) Drop() { p.release() }
+
 func (p *Permit) release() bool {
 	if !p.released.CompareAndSwap(false, true) {
 		return false
