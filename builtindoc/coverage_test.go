@@ -18,6 +18,7 @@ var runtimeHooks = map[string]string{
 	"__spawn":          "spawn { … }",
 	"__parallel":       "parallel … { … }",
 	"__select":         "select { … }",
+	"__wait_arg":       "select { … } and mutex(key, timeout) { … }",
 	"__stream_loop":    "a for loop over `parallel … as stream` owns the stream",
 	"__generator":      "calling a fn that yields, on a VM without a generator factory",
 	"__deadline_enter": "deadline d { … }",

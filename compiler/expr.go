@@ -713,11 +713,18 @@ func (f *fcomp) selectExpr(e *syntax.SelectExpr) {
 		// timeout is refused at once (docs/concurrency.md, Channels).
 		f.c.errorf(e.At, "select has no cases: it would wait forever (add a `from` case, a timeout or a default)")
 	}
+	// Each case's channel, and the timeout, is checked where it is
+	// written, so a `from` of something that is not a channel is
+	// reported at that case, not at the `select` keyword.
 	for _, c := range e.Cases {
 		f.expr(c.Channel)
+		f.waitArgCheck("select", c.Channel, false)
 	}
 	f.emit(MAKE_LIST, len(e.Cases))
 	f.exprOrNil(e.Timeout)
+	if e.Timeout != nil {
+		f.waitArgCheck("select", e.Timeout, true)
+	}
 	if e.Default != nil {
 		f.emit(TRUE)
 	} else {
@@ -756,6 +763,20 @@ func (f *fcomp) selectExpr(e *syntax.SelectExpr) {
 	for _, j := range ends {
 		f.patchHere(j)
 	}
+}
+
+// waitArgCheck checks the value on the stack, a select case's channel or
+// the timeout of a select or mutex block (form names which), leaving it
+// there; a failure points at x, not at the keyword.
+func (f *fcomp) waitArgCheck(form string, x syntax.Expr, timeout bool) {
+	f.pushString(form)
+	if timeout {
+		f.emit(TRUE)
+	} else {
+		f.emit(FALSE)
+	}
+	f.line(x.Position())
+	f.emit(CALL_INTERNAL, f.name("__wait_arg"), 3)
 }
 
 // pipeLocalFn replaces the pipe target on the stack, a string naming one

@@ -793,10 +793,16 @@ func (f *fcomp) mutexGuard(at syntax.Pos, key, timeout syntax.Expr) guard {
 		key = &syntax.StringLit{At: at, Value: fmt.Sprintf("mutex@%s:%d:%d", f.c.file.Path, at.Line, at.Col)}
 	}
 	args := []syntax.Expr{key}
+	var check func(i int)
 	if timeout != nil {
 		args = append(args, timeout)
+		check = func(i int) {
+			if i == 1 {
+				f.waitArgCheck("mutex", timeout, true)
+			}
+		}
 	}
-	return guard{enter: "__mutex_enter", args: args, exit: "__mutex_exit"}
+	return guard{enter: "__mutex_enter", args: args, argCheck: check, exit: "__mutex_exit"}
 }
 
 // scopeStmt is `scope { body }` (stdlib/concurrency/scope.go): the exit
@@ -812,16 +818,22 @@ func (f *fcomp) scopeStmt(s *syntax.ScopeStmt) {
 type guard struct {
 	enter string
 	args  []syntax.Expr // enter's arguments
-	exit  string        // after the body, and at each return/break/continue out of it
-	fail  string        // takes a failure and returns the error to re-raise; "" runs exit and re-raises as is
-	end   syntax.Pos    // where errors of the exit hook point (zero: the body's last position)
+	// argCheck, when set, runs after argument i is compiled (its value on
+	// the stack), to check it where it is written
+	argCheck func(i int)
+	exit     string     // after the body, and at each return/break/continue out of it
+	fail     string     // takes a failure and returns the error to re-raise; "" runs exit and re-raises as is
+	end      syntax.Pos // where errors of the exit hook point (zero: the body's last position)
 }
 
 // guarded compiles body bracketed by g's hooks; with value the block's
 // value is left on the stack.
 func (f *fcomp) guarded(g guard, body *syntax.Block, value bool) {
-	for _, a := range g.args {
+	for i, a := range g.args {
 		f.expr(a)
+		if g.argCheck != nil {
+			g.argCheck(i)
+		}
 	}
 	f.emit(CALL_INTERNAL, f.name(g.enter), len(g.args))
 	f.emit(POP)

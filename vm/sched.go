@@ -1146,7 +1146,14 @@ var EndChildrenTimeout = 5 * time.Second
 // EndChildren cancels every child still running and waits (without the
 // VM lock) until they have stopped: un-awaited tasks end with the thread
 // that spawned them, and with the program (docs/spec/language.md §13).
-func (th *Thread) EndChildren() {
+func (th *Thread) EndChildren() { th.StopChildren(-1) }
+
+// StopChildren cancels the children th started after mark (a value of
+// ChildMark; -1 for all) and waits, without the VM lock, until they have
+// stopped: their finally blocks have run. A deadline block that passed
+// stops the tasks it started this way before its failure is raised, as
+// a parallel stops its branches (docs/concurrency.md, deadline).
+func (th *Thread) StopChildren(mark int64) {
 	if len(th.Children()) == 0 {
 		return
 	}
@@ -1154,7 +1161,7 @@ func (th *Thread) EndChildren() {
 	// order they are cancelled (turns.go).
 	held := th.held
 	th.Lock()
-	cs := th.CancelChildren(-1)
+	cs := th.CancelChildren(mark)
 	th.Unlock()
 	limit := time.NewTimer(EndChildrenTimeout)
 	defer limit.Stop()

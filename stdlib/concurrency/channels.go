@@ -303,6 +303,11 @@ func (c *Channel) Close() {
 	}
 }
 
+// Drop is drop(ch) (docs/spec/newer.md §2.25, the release at the end of an
+// owned<channel> binding's scope): the channel closes, as Rust's last
+// Sender closes its channel when dropped; receivers drain what is left.
+func (c *Channel) Drop() { c.Close() }
+
 // selectOn receives from the first ready channel. It returns the index of
 // that channel (closed reports that it was closed and drained, the value
 // being nil), -1 when timeout passed (timeout < 0: wait forever), or -2
@@ -403,7 +408,11 @@ func init() {
 		if _, ok := a.Int(0); ok && a.Len() == 1 {
 			at = 0
 		} else if a.Given(0) {
-			name = a.Text(0)
+			s, ok := a.Str(0)
+			if !ok {
+				return vm.Value{}, vm.Typef("channel: name must be a string, got %s", a.At(0).Type())
+			}
+			name = s
 		}
 		capacity, err := capacityArg("channel", a, at)
 		if err != nil {
@@ -463,6 +472,23 @@ func init() {
 			return vm.Value{}, err
 		}
 		return vm.BoolOf(c.isClosed()), nil
+	})
+	lib.Def("__wait_arg", "__wait_arg(value, form, is_timeout)", "runtime hook of `select` and `mutex(key, timeout)`: checks a case's channel, or a timeout, where it is written, so a bad one is reported at its own position", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		form := a.Text(1)
+		if isTimeout, _ := a.Bool(2); isTimeout {
+			read := waitTimeout
+			if form == "mutex" { // also the options dict, as __mutex_enter reads it
+				read = acquireTimeout
+			}
+			if _, err := read(form, a.At(0)); err != nil {
+				return vm.Value{}, err
+			}
+			return a.At(0), nil
+		}
+		if _, err := channelArg(form, a, 0); err != nil {
+			return vm.Value{}, err
+		}
+		return a.At(0), nil
 	})
 	lib.Def("__select", "__select(channels, timeout, has_default)", "runtime hook of `select`", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		chans, err := selectChannels("select", a.At(0))

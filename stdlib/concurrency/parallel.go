@@ -120,35 +120,43 @@ func init() {
 }
 
 func parallelItems(th *vm.Thread, mode int, v vm.Value) ([]vm.Value, error) {
-	switch x := v.Object().(type) {
-	case *vm.List:
-		return x.Items(), nil
-	case vm.Iterable:
-		var out []vm.Value
-		it := x.Iterate()
-		for {
-			var e vm.Value
-			var ok bool
-			var err error
-			if ti, isTI := it.(vm.ThreadIterator); isTI {
-				e, ok, err = ti.NextOn(th)
-			} else {
-				e, ok, err = it.Next()
-			}
-			if err != nil {
-				return nil, err
-			}
-			if !ok {
-				return out, nil
-			}
-			out = append(out, e)
-		}
+	if items, ok, err := iterableItems(th, v); ok || err != nil {
+		return items, err
 	}
 	word := "each"
 	if mode == parSettle {
 		word = "settle"
 	}
 	return nil, vm.Typef("parallel %s: expected a list, got %s", word, v.Type())
+}
+
+// iterableItems reads v up front when it is a list or another iterable
+// (set, dict entries, range, iterator, generator, stream, channel);
+// ok is false for a value that is neither.
+func iterableItems(th *vm.Thread, v vm.Value) (items []vm.Value, ok bool, err error) {
+	switch x := v.Object().(type) {
+	case *vm.List:
+		return x.Items(), true, nil
+	case vm.Iterable:
+		it := x.Iterate()
+		for {
+			var e vm.Value
+			var more bool
+			if ti, isTI := it.(vm.ThreadIterator); isTI {
+				e, more, err = ti.NextOn(th)
+			} else {
+				e, more, err = it.Next()
+			}
+			if err != nil {
+				return nil, true, err
+			}
+			if !more {
+				return items, true, nil
+			}
+			items = append(items, e)
+		}
+	}
+	return nil, false, nil
 }
 
 // startMore queues the next branch, if the concurrency limit allows (lock

@@ -61,8 +61,23 @@ func (n *nursery) cancelAll() {
 	}
 }
 
-// join waits for every task; a failed wait (this thread was cancelled)
-// cancels the tasks still running.
+// stopAll cancels the tasks and waits, without the lock (this thread's own
+// waits fail now), until they have all ended.
+func (n *nursery) stopAll(th *vm.Thread) {
+	n.cancelAll()
+	n.mu.Lock()
+	tasks := append([]*Task(nil), n.tasks...)
+	n.mu.Unlock()
+	th.Unlock()
+	for _, t := range tasks {
+		<-t.done
+	}
+	th.Lock()
+}
+
+// join waits for every task; a failed wait (this thread was cancelled or
+// passed a deadline) cancels the tasks still running and waits for them
+// to unwind, as a nursery does, before the failure goes on.
 func (n *nursery) join(th *vm.Thread) error {
 	for i := 0; ; i++ {
 		n.mu.Lock()
@@ -78,7 +93,7 @@ func (n *nursery) join(th *vm.Thread) error {
 		default:
 		}
 		if _, err := th.WaitOnTasks(t.done, -1); err != nil {
-			n.cancelAll()
+			n.stopAll(th)
 			return err
 		}
 	}

@@ -182,7 +182,7 @@ func supervisorStart(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if m, ok := opts.Get("max_restarts"); ok && !m.IsNil() {
 			n, isInt := m.AsInt()
 			if !isInt || n < 0 {
-				return vm.Value{}, vm.Typef("supervisor_start: max_restarts must be a non-negative int")
+				return vm.Value{}, vm.Typef("supervisor_start: max_restarts must be a non-negative int, got %s", positiveIntGot(m))
 			}
 			s.maxRestarts = int(n)
 		}
@@ -194,7 +194,7 @@ func supervisorStart(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		}
 		run, _ := d.Get("run")
 		if !run.IsValid() || !vm.IsCallable(run) {
-			return vm.Value{}, vm.Typef("supervisor_start: child %d needs a callable run", i)
+			return vm.Value{}, vm.Typef("supervisor_start: child %d needs a callable run, got %s", i, runGot(run))
 		}
 		c := &supChild{name: lib.TextOr(vm.Args{lib.Get(d, "name")}, 0, ""), restart: "transient", run: run}
 		if c.name == "" || c.name == "nil" {
@@ -205,7 +205,7 @@ func supervisorStart(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			case "permanent", "transient", "temporary":
 				c.restart = vm.ToDisplay(r)
 			default:
-				return vm.Value{}, vm.Typef(`supervisor_start: restart must be "permanent", "transient" or "temporary", got %s`, vm.ToDisplay(r))
+				return vm.Value{}, vm.Typef(`supervisor_start: restart must be "permanent", "transient" or "temporary", got %s`, choiceGot(vm.Args{r}, 0))
 			}
 		}
 		s.children = append(s.children, c)
@@ -216,6 +216,15 @@ func supervisorStart(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		s.launch(c, "started")
 	}
 	return vm.Of(s), nil
+}
+
+// runGot names what a child's run was when it is not callable: its type,
+// nil when the dict has no run (as reading the missing key gives).
+func runGot(run vm.Value) string {
+	if !run.IsValid() {
+		return "nil"
+	}
+	return run.Type()
 }
 
 func itoa(i int) string { return vm.ToDisplay(vm.IntOf(int64(i))) }

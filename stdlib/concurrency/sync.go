@@ -3,6 +3,7 @@ package concurrency
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -23,35 +24,51 @@ import (
 
 func init() {
 	lib.Def("sync_mutex_acquire", "sync_mutex_acquire(key, options?)", "a permit for the mutex key (one holder at a time); options {timeout} or the timeout itself; nil on timeout", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		return acquire(th, "sync_mutex_acquire", "mutex", a.Text(0), 1, modeExclusive, a.At(1))
+		key, err := lockKey("sync_mutex_acquire", a)
+		if err != nil {
+			return vm.Value{}, err
+		}
+		return acquire(th, "sync_mutex_acquire", "mutex", key, 1, modeExclusive, a.At(1))
 	})
 	lib.Def("sync_semaphore_acquire", "sync_semaphore_acquire(key, capacity, options?)", "a permit for the semaphore key (up to capacity holders); options {timeout} or the timeout itself; nil on timeout", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		key, err := lockKey("sync_semaphore_acquire", a)
+		if err != nil {
+			return vm.Value{}, err
+		}
 		n, ok := a.Int(1)
 		if !ok || n < 1 {
-			return vm.Value{}, vm.Typef("sync_semaphore_acquire: capacity must be a positive int")
+			return vm.Value{}, vm.Typef("sync_semaphore_acquire: capacity must be a positive int, got %s", positiveIntGot(a.At(1)))
 		}
-		return acquire(th, "sync_semaphore_acquire", "semaphore", a.Text(0), int(n), modeExclusive, a.At(2))
+		return acquire(th, "sync_semaphore_acquire", "semaphore", key, int(n), modeExclusive, a.At(2))
 	})
 	lib.Def("sync_gate_acquire", "sync_gate_acquire(key, limit = 1, options?)", "a permit to pass the gate key (up to limit at once); options {timeout} or the timeout itself; nil on timeout", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		key, err := lockKey("sync_gate_acquire", a)
+		if err != nil {
+			return vm.Value{}, err
+		}
 		n := int64(1)
 		if a.Given(1) {
 			var ok bool
 			if n, ok = a.Int(1); !ok || n < 1 {
-				return vm.Value{}, vm.Typef("sync_gate_acquire: limit must be a positive int")
+				return vm.Value{}, vm.Typef("sync_gate_acquire: limit must be a positive int, got %s", positiveIntGot(a.At(1)))
 			}
 		}
-		return acquire(th, "sync_gate_acquire", "gate", a.Text(0), int(n), modeExclusive, a.At(2))
+		return acquire(th, "sync_gate_acquire", "gate", key, int(n), modeExclusive, a.At(2))
 	})
 	lib.Def("sync_rwlock_acquire", "sync_rwlock_acquire(key, mode, options?)", `a "read" (shared) or "write" (exclusive) permit for the rwlock key; options {timeout} or the timeout itself; nil on timeout`, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		key, err := lockKey("sync_rwlock_acquire", a)
+		if err != nil {
+			return vm.Value{}, err
+		}
 		mode := modeExclusive
-		switch a.Text(1) {
+		switch m, _ := a.Str(1); m {
 		case "read":
 			mode = modeShared
 		case "write":
 		default:
-			return vm.Value{}, vm.Typef(`sync_rwlock_acquire: mode must be "read" or "write"`)
+			return vm.Value{}, vm.Typef(`sync_rwlock_acquire: mode must be "read" or "write", got %s`, choiceGot(a, 1))
 		}
-		return acquire(th, "sync_rwlock_acquire", "rwlock", a.Text(0), 1, mode, a.At(2))
+		return acquire(th, "sync_rwlock_acquire", "rwlock", key, 1, mode, a.At(2))
 	})
 	lib.Def("sync_release", "sync_release(permit)", "give a permit back; false when it was already released", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		p, ok := a.At(0).Object().(*Permit)
@@ -65,13 +82,7 @@ func init() {
 		reg.mu.Lock()
 		defer reg.mu.Unlock()
 		if a.Given(0) {
-			k := a.Text(0)
-			for _, l := range reg.locks {
-				if l.key == k {
-					return vm.Of(l.metrics()), nil
-				}
-			}
-			return vm.Of(l0Metrics()), nil
+			return vm.Of(reg.metricsOf(a.Text(0))), nil
 		}
 		out := vm.NewDict()
 		for _, l := range reg.locks {
@@ -244,10 +255,13 @@ func init() {
 		if err != nil {
 			return vm.Value{}, err
 		}
+		name, err := mailboxName("mailbox_open", a)
+		if err != nil {
+			return vm.Value{}, err
+		}
 		reg := mailboxesOf(th.VM())
 		reg.mu.Lock()
 		defer reg.mu.Unlock()
-		name := a.Text(0)
 		if mb, ok := reg.byName[name]; ok && !mb.ch.isClosed() {
 			return vm.Of(mb), nil
 		}
@@ -256,10 +270,14 @@ func init() {
 		return vm.Of(mb), nil
 	})
 	lib.Def("mailbox_lookup", "mailbox_lookup(name)", "the open mailbox registered under name, or nil", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		name, err := mailboxName("mailbox_lookup", a)
+		if err != nil {
+			return vm.Value{}, err
+		}
 		reg := mailboxesOf(th.VM())
 		reg.mu.Lock()
 		defer reg.mu.Unlock()
-		if mb, ok := reg.byName[a.Text(0)]; ok && !mb.ch.isClosed() {
+		if mb, ok := reg.byName[name]; ok && !mb.ch.isClosed() {
 			return vm.Of(mb), nil
 		}
 		return vm.Nil, nil
@@ -386,8 +404,30 @@ func (l *keyedLock) metrics() *vm.Dict {
 		"held", lib.IntOf(l.held+l.readers), "waiting", lib.IntOf(len(l.waiters)), "timeouts", vm.IntOf(l.timeouts))
 }
 
-func l0Metrics() *vm.Dict {
-	return (&keyedLock{}).metrics()
+// metricsOf is sync_metrics(k) (reg.mu held): the lock named k, whatever
+// its kind; when several kinds use the name (a mutex and a semaphore both
+// "db"), their counts added up, so the answer does not depend on map
+// order; else the lock the dict of sync_metrics() lists as k ("mutex:db");
+// else zeros.
+func (reg *syncRegistry) metricsOf(k string) *vm.Dict {
+	var sum keyedLock
+	found := false
+	for _, l := range reg.locks {
+		if l.key == k {
+			found = true
+			sum.acquired += l.acquired
+			sum.released += l.released
+			sum.held += l.held + l.readers
+			sum.waiters = append(sum.waiters, l.waiters...)
+			sum.timeouts += l.timeouts
+		}
+	}
+	if !found {
+		if l := reg.locks[k]; l != nil {
+			return l.metrics()
+		}
+	}
+	return sum.metrics()
 }
 
 type syncRegistry struct {
@@ -496,6 +536,11 @@ func (p *Permit) Display(sb *strings.Builder) {
 	sb.WriteByte('>')
 }
 
+// Drop is drop(permit) (docs/spec/newer.md §2.25): the permit is given
+// back, as sync_release does and as dropping a lock guard releases the
+// lock in Rust; a permit already released is left alone.
+func (p *Permit) Drop() { p.release() }
+
 func (p *Permit) release() bool {
 	if !p.released.CompareAndSwap(false, true) {
 		return false
@@ -533,6 +578,34 @@ func (reg *syncRegistry) hold(th *vm.Thread, p *Permit) {
 
 // acquire waits for a permit of kind:key; nil when the timeout opts
 // gives (acquireTimeout) passes first.
+// lockKey is the key of a sync_* acquire: any value but nil, named by its
+// display form. A missing or nil key would lock the key "nil" that every
+// other such mistake shares.
+func lockKey(name string, a vm.Args) (string, error) {
+	if a.At(0).IsNil() {
+		return "", vm.Typef("%s: expected a key, got nil", name)
+	}
+	return a.Text(0), nil
+}
+
+// positiveIntGot shows what a count that must be a positive int was: the
+// number when it is an int, else its type.
+func positiveIntGot(v vm.Value) string {
+	if _, ok := v.AsInt(); ok {
+		return vm.ToDisplay(v)
+	}
+	return v.Type()
+}
+
+// choiceGot shows a wrong choice among names (an rwlock mode, a restart
+// policy): a string quoted, else its type.
+func choiceGot(a vm.Args, i int) string {
+	if s, ok := a.Str(i); ok {
+		return strconv.Quote(s)
+	}
+	return a.At(i).Type()
+}
+
 func acquire(th *vm.Thread, name, kind, key string, capacity int, mode lockMode, opts vm.Value) (vm.Value, error) {
 	timeout, err := acquireTimeout(name, opts)
 	if err != nil {
@@ -743,6 +816,16 @@ func namesOf[T any](v *vm.VM, key any) *nameRegistry[T] {
 type mailboxKey struct{}
 
 func mailboxesOf(v *vm.VM) *nameRegistry[*Mailbox] { return namesOf[*Mailbox](v, mailboxKey{}) }
+
+// mailboxName is the name a mailbox is registered under: a string. A nil
+// (a lookup that found nothing) would otherwise open a mailbox named "nil".
+func mailboxName(name string, a vm.Args) (string, error) {
+	s, ok := a.Str(0)
+	if !ok {
+		return "", vm.Typef("%s: name must be a string, got %s", name, a.At(0).Type())
+	}
+	return s, nil
+}
 
 // mailboxArg is a mailbox value or the name of a registered one.
 func mailboxArg(th *vm.Thread, name string, a vm.Args) (*Mailbox, error) {

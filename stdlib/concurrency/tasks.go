@@ -319,10 +319,10 @@ func init() {
 		if !ok || e.Stop != vm.StopDeadline || !passed {
 			return a.At(0), nil
 		}
-		// This block's own deadline passed: stop what it started, give
-		// back the permits it still holds (as a failing task does) and
-		// make the failure catchable.
-		th.CancelChildren(mark)
+		// This block's own deadline passed: stop what it started and wait
+		// for it to unwind, give back the permits it still holds (as a
+		// failing task does) and make the failure catchable.
+		th.StopChildren(mark)
 		releasePermitsSince(th, permits)
 		return vm.ErrorValue(vm.ThrownAt(vm.Str(vm.DeadlineMsg), e)), nil
 	})
