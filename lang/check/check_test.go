@@ -778,3 +778,27 @@ func TestClosureTailResult(t *testing.T) {
 		{"discarded result", "fn each(f: fn(int) -> nil) {\n  f(1)\n}\neach({ x: int -> x * 2 })", nil},
 	})
 }
+
+// TestDeclaredTwice: a name declared twice in one parameter list, type
+// parameter list, struct or enum is an error at the second, with a note
+// at the first; `_` may repeat (docs/check.md).
+func TestDeclaredTwice(t *testing.T) {
+	cases := []struct{ src, msg string }{
+		{"fn f(a, a) { return a }\n", "parameter `a` is declared twice in function `f`"},
+		{"let g = { x, x -> x }\n", "parameter `x` is declared twice in a closure"},
+		{"struct P { x: int }\nimpl P {\n  fn m(self, y, y) { return y }\n}\n", "parameter `y` is declared twice in method `P.m`"},
+		{"fn f<T, T>(x: T) -> T { return x }\n", "type parameter `T` is declared twice in function `f`"},
+		{"struct P { x: int, x: int }\n", "field `x` is declared twice in struct `P`"},
+		{"enum E { A, A }\n", "variant `A` is declared twice in enum `E`"},
+		{"enum E { A(x: int, x: int) }\n", "field `x` is declared twice in variant `E.A`"},
+	}
+	for _, c := range cases {
+		got := checkSrc(t, c.src)
+		if len(got) != 1 || got[0].Msg != c.msg || len(got[0].Notes) != 1 || got[0].Notes[0].Msg != "first declared here" {
+			t.Errorf("%q: want %q with a note, got %s", c.src, c.msg, format(got))
+		}
+	}
+	if got := checkSrc(t, "let g = { _, _ -> 1 }\nprintln(g(1, 2))\n"); len(got) != 0 {
+		t.Errorf("`_` twice: want no diagnostic, got %s", format(got))
+	}
+}

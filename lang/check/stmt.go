@@ -164,19 +164,23 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		c.attrs(s.Attrs, false)
 		c.checkVariance(s)
 		declAnnotations(s, c.annotation)
+		c.duplicateMembers(s)
 	case *syntax.EnumDecl:
 		c.attrs(s.Attrs, false)
 		c.checkVariance(s)
 		declAnnotations(s, c.annotation)
+		c.duplicateMembers(s)
 	case *syntax.TypeDecl:
 		c.attrs(s.Attrs, false)
 		c.checkVariance(s)
 		declAnnotations(s, c.annotation)
+		c.duplicateMembers(s)
 		c.cyclicAlias(s)
 	case *syntax.InterfaceDecl:
 		c.attrs(s.Attrs, false)
 		c.checkVariance(s)
 		declAnnotations(s, c.annotation)
+		c.duplicateMembers(s)
 	case *syntax.ImplBlock:
 		c.attrs(s.Attrs, false)
 		var self types.Type = types.Any
@@ -1084,6 +1088,7 @@ func (c *checker) function(node syntax.Node, params []*syntax.Param, sig *types.
 	c.enter(fc)
 	fc.pushScope()
 	c.signatureAnnotations(node, params)
+	c.duplicateParams(node, params, self)
 	// what the body narrows holds in the body only: a closure's early
 	// exit says nothing of the code after the closure literal
 	outer := c.saveNarrow()
