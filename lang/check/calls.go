@@ -493,6 +493,7 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 	args := make([]types.Type, len(e.Args))
 	for i, a := range e.Args {
 		c.hintNamespaceArg(e, i, args[:i])
+		c.hintStreamArg(e, i, args[:i])
 		args[i] = c.expr(a)
 	}
 	if id, ok := e.X.(*syntax.Ident); ok && !e.Optional && c.importRef(c.info.Refs[id], true) && !c.multiDecl[id.Name] {

@@ -26,7 +26,7 @@ var testUniverse = universe{}
 func init() {
 	for _, n := range strings.Fields(`println print log eprintln eprint len to_string to_int to_float
 		type_of Ok Err is_ok is_err unwrap unwrap_or range set pair harness pi e assert assert_eq
-		json_stringify json_parse keys values unreachable exit`) {
+		json_stringify json_parse keys values unreachable exit stream`) {
 		testUniverse[n] = true
 	}
 }
