@@ -625,7 +625,7 @@ func (c *checker) noProperty(pos syntax.Pos, name, kind string, props []string) 
 	help := ""
 	switch name {
 	case "length", "size", "len":
-		help = "the length is `len(…)` or the `count` property"
+		help = lengthHelp
 	default:
 		if s := diag.Suggest(name, props); s != "" {
 			help = "did you mean `" + s + "`?"
