@@ -15,6 +15,9 @@ import (
 // constructors and the result types of known callees.
 func (c *checker) call(e *syntax.CallExpr) types.Type {
 	ref := c.info.Refs[e.Fn]
+	for _, t := range e.TypeArgs {
+		c.annotation(t, nil, nil) // `ident<list<int, int>>(x)`
+	}
 	args := make([]types.Type, len(e.Args))
 	for i, a := range e.Args {
 		c.hintCallArg(e, ref, i, args[:i])
