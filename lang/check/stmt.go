@@ -689,6 +689,13 @@ func (c *checker) assign(s *syntax.AssignStmt) {
 			c.report(sevWarning, s.At, "HARN-OWN-001", "",
 				"Cannot mutate '"+b.Name+"' through an immutable binding (declared with '"+keyword+"'); use 'let' for a mutable binding")
 		}
+		// a warning: the write may still happen, so what the binding
+		// or the path was narrowed to no longer holds
+		if root != s.Target {
+			c.narrowPath(s, b, vt, nilOperand)
+		} else {
+			c.forget(b)
+		}
 		return
 	}
 	if root != s.Target && s.Op != "=" && !nilOperand {
