@@ -791,6 +791,8 @@ func TestDeclaredTwice(t *testing.T) {
 		{"struct P { x: int, x: int }\n", "field `x` is declared twice in struct `P`"},
 		{"enum E { A, A }\n", "variant `A` is declared twice in enum `E`"},
 		{"enum E { A(x: int, x: int) }\n", "field `x` is declared twice in variant `E.A`"},
+		{"interface I {\n  fn m(self)\n  fn m(self)\n}\n", "method `m` is declared twice in interface `I`"},
+		{"struct P { x: int }\nimpl P {\n  fn m(self) { return 1 }\n  fn m(self) { return 2 }\n}\n", "method `m` is declared twice in impl `P`"},
 	}
 	for _, c := range cases {
 		got := checkSrc(t, c.src)

@@ -11,7 +11,7 @@ import (
 // Duplicate names in one declaration: two parameters of a function,
 // impl method, closure, tool or pipeline (`fn f(a, a)`), two type
 // parameters of one generic, two fields of a struct, two variants of an
-// enum. At run time the later one silently wins (the second `a` is the
+// enum, two methods of an interface or an impl block. At run time the later one silently wins (the second `a` is the
 // one the body reads), which is never what the program meant; a mature
 // toolchain refuses it (Python's "duplicate argument", TypeScript's
 // "Duplicate identifier"). The references give no wording; ours follows
@@ -90,8 +90,8 @@ func (c *checker) typeParamsTwice(owner string, tparams []*syntax.TypeParam) {
 }
 
 // duplicateMembers reports the fields of a struct, the variants of an
-// enum and the type parameters of a struct, enum, alias or interface
-// declared twice.
+// enum, the methods of an interface or impl block and the type
+// parameters of a struct, enum, alias or interface declared twice.
 func (c *checker) duplicateMembers(s syntax.Stmt) {
 	switch d := s.(type) {
 	case *syntax.StructDecl:
@@ -120,6 +120,18 @@ func (c *checker) duplicateMembers(s syntax.Stmt) {
 	case *syntax.TypeDecl:
 		c.typeParamsTwice("type alias `"+d.Name+"`", d.TypeParams)
 	case *syntax.InterfaceDecl:
-		c.typeParamsTwice("interface `"+d.Name+"`", d.TypeParams)
+		owner := "interface `" + d.Name + "`"
+		c.typeParamsTwice(owner, d.TypeParams)
+		var names []named
+		for _, m := range d.Methods {
+			names = append(names, named{m.Name, m.At})
+		}
+		c.declaredTwice("method", owner, names)
+	case *syntax.ImplBlock:
+		var names []named
+		for _, m := range d.Methods {
+			names = append(names, named{m.Name, m.NamePos})
+		}
+		c.declaredTwice("method", "impl `"+d.Name+"`", names)
 	}
 }

@@ -188,6 +188,7 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 			self = &types.Named{Decl: d}
 		}
 		c.implAssocTypes(s)
+		c.duplicateMembers(s)
 		for _, m := range s.Methods {
 			c.attrs(m.Attrs, false)
 			c.sigs[m] = c.env.MethodType(s, m)
