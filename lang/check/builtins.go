@@ -613,10 +613,30 @@ func (c *checker) structMethod(e *syntax.MethodCall, d *types.Decl) {
 func (c *checker) noMethod(e *syntax.MethodCall, typeName string, names []string) {
 	msg := "value of type " + typeName + " has no method `" + e.Name + "`"
 	help := ""
-	if s := diag.Suggest(e.Name, names); s != "" {
+	s := diag.Suggest(e.Name, names)
+	switch {
+	case (typeName == "string" || typeName == "list") && s != "len" &&
+		(lengthName(e.Name) || s == "" && lengthLike(e.Name)):
+		help = lengthHelp // `xs.len()`, `xs.size()`, `s.lenght()`: not `min` or `slice`
+	case s != "":
 		help = "did you mean `" + s + "`?"
 	}
 	c.report(sevError, e.At, "", help, msg)
+}
+
+// lengthHelp points a program asking a string or list for its length
+// by another language's name at Harn's ways (docs/spec/builtins.md §2).
+const lengthHelp = "the length is `len(…)` or the `count` property"
+
+// lengthName reports whether name is one other languages give the
+// length: `len`, `length`, `size`.
+func lengthName(name string) bool {
+	return name == "len" || name == "length" || name == "size"
+}
+
+// lengthLike reports whether name is such a name or a slip for one.
+func lengthLike(name string) bool {
+	return lengthName(name) || diag.Suggest(name, []string{"length", "size"}) != ""
 }
 
 // methodKind is the run-time kind (a type_of name) of every value of type

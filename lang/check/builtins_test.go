@@ -325,3 +325,17 @@ func TestSplitTop(t *testing.T) {
 		}
 	}
 }
+
+// TestLengthMethodHelp: asking a string or list for its length by
+// another language's method name points at `len(…)` and `count`.
+func TestLengthMethodHelp(t *testing.T) {
+	for _, src := range []string{"\"abc\".lenght()\n", "[1].len()\n", "[1].size()\n", "\"abc\".length()\n"} {
+		got := checkLibSrc(t, src)
+		if len(got) != 1 || got[0].Help != lengthHelp {
+			t.Errorf("%q: want one error with the length help, got %s", src, format(got))
+		}
+	}
+	if got := checkLibSrc(t, "[1].sortd()\n"); len(got) != 1 || got[0].Help != "did you mean `sort`?" {
+		t.Errorf("sortd: want the sort suggestion, got %s", format(got))
+	}
+}

@@ -189,6 +189,33 @@ func (c *checker) hintNamespaceArg(e *syntax.MethodCall, i int, args []types.Typ
 	}
 }
 
+// streamCallbacks are the `stream.*` operators whose callback receives
+// each element of the source stream, their first argument, by the
+// callback's argument index; `fold` and `scan` pass the accumulator
+// first (docs/builtins.md, `stream.fold(s, init, f)`).
+var streamCallbacks = map[string]int{"map": 1, "filter": 1, "take_until": 1, "tap": 1, "fold": 2, "scan": 2}
+
+// hintStreamArg types a closure literal given as argument i of a
+// `stream.*` operator from the elements of its source (args holds the
+// types of the arguments before it), as a list method's callback is.
+func (c *checker) hintStreamArg(e *syntax.MethodCall, i int, args []types.Type) {
+	id, ok := e.X.(*syntax.Ident)
+	if !ok || id.Name != "stream" || e.Optional || i == 0 || streamCallbacks[e.Name] != i || hasSpread(e.Args) {
+		return
+	}
+	if ref := c.info.Refs[id]; ref == nil || ref.Scope != resolve.Universal {
+		return
+	}
+	switch r := types.Underlying(types.RemoveNil(args[0])).(type) {
+	case *types.List, *types.Tuple, *types.Set, *types.Iter:
+		params := []types.Type{elemType(r)}
+		if i == 2 {
+			params = []types.Type{nil, params[0]}
+		}
+		c.hintClosure(e.Args[i], e.Args[0], params)
+	}
+}
+
 // hintSigArg types the closure literal cl, argument i of a call of a
 // function of signature sig, from its `fn(…)` parameter, with the type
 // parameters the arguments before it (types args) bind put in.

@@ -15,6 +15,10 @@ func TestCallbackParams(t *testing.T) {
 		{"twin: annotated parameter wins", "let xs: list<int> = [1]\nxs.map({ x: any -> x + \"a\" })", nil},
 		{"twin: any elements", "let xs: list<any> = [1]\nxs.map({ x -> x + \"a\" })", nil},
 		{"twin: unbound type parameter", "fn tw<T>(f: fn(T) -> T) {\n  return f\n}\ntw({ s -> s - 1 })", nil},
+		{"stream.map element", "let xs: list<int> = [1]\nstream.map(xs, { x -> x + \"a\" })", []string{"error: can't add int and string"}},
+		{"stream.fold item", "let xs: list<string> = [\"a\"]\nstream.fold(xs, 0, { acc, x -> x - 1 })", []string{"error: can't use '-' on string and int"}},
+		{"twin: stream.fold accumulator untyped", "let xs: list<string> = [\"a\"]\nstream.fold(xs, 0, { acc, x -> acc - 1 })", nil},
+		{"twin: stream shadowed", "let stream = {map: { s, f -> s }}\nlet xs: list<int> = [1]\nstream.map(xs, { x -> x + \"a\" })", nil},
 		{"twin: caught", "let xs: list<string> = [\"a\"]\ntry {\n  xs.map({ x -> x - 1 })\n} catch (e) {\n  e\n}", nil},
 	})
 }

@@ -15,6 +15,9 @@ import (
 // constructors and the result types of known callees.
 func (c *checker) call(e *syntax.CallExpr) types.Type {
 	ref := c.info.Refs[e.Fn]
+	for _, t := range e.TypeArgs {
+		c.annotation(t, nil, nil) // `ident<list<int, int>>(x)`
+	}
 	args := make([]types.Type, len(e.Args))
 	for i, a := range e.Args {
 		c.hintCallArg(e, ref, i, args[:i])
@@ -493,6 +496,7 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 	args := make([]types.Type, len(e.Args))
 	for i, a := range e.Args {
 		c.hintNamespaceArg(e, i, args[:i])
+		c.hintStreamArg(e, i, args[:i])
 		args[i] = c.expr(a)
 	}
 	if id, ok := e.X.(*syntax.Ident); ok && !e.Optional && c.importRef(c.info.Refs[id], true) && !c.multiDecl[id.Name] {

@@ -26,7 +26,7 @@ var testUniverse = universe{}
 func init() {
 	for _, n := range strings.Fields(`println print log eprintln eprint len to_string to_int to_float
 		type_of Ok Err is_ok is_err unwrap unwrap_or range set pair harness pi e assert assert_eq
-		json_stringify json_parse keys values unreachable exit`) {
+		json_stringify json_parse keys values unreachable exit stream`) {
 		testUniverse[n] = true
 	}
 }
@@ -777,4 +777,30 @@ func TestClosureTailResult(t *testing.T) {
 			[]string{"error: let binding `s`: expected string, found int"}},
 		{"discarded result", "fn each(f: fn(int) -> nil) {\n  f(1)\n}\neach({ x: int -> x * 2 })", nil},
 	})
+}
+
+// TestDeclaredTwice: a name declared twice in one parameter list, type
+// parameter list, struct or enum is an error at the second, with a note
+// at the first; `_` may repeat (docs/check.md).
+func TestDeclaredTwice(t *testing.T) {
+	cases := []struct{ src, msg string }{
+		{"fn f(a, a) { return a }\n", "parameter `a` is declared twice in function `f`"},
+		{"let g = { x, x -> x }\n", "parameter `x` is declared twice in a closure"},
+		{"struct P { x: int }\nimpl P {\n  fn m(self, y, y) { return y }\n}\n", "parameter `y` is declared twice in method `P.m`"},
+		{"fn f<T, T>(x: T) -> T { return x }\n", "type parameter `T` is declared twice in function `f`"},
+		{"struct P { x: int, x: int }\n", "field `x` is declared twice in struct `P`"},
+		{"enum E { A, A }\n", "variant `A` is declared twice in enum `E`"},
+		{"enum E { A(x: int, x: int) }\n", "field `x` is declared twice in variant `E.A`"},
+		{"interface I {\n  fn m(self)\n  fn m(self)\n}\n", "method `m` is declared twice in interface `I`"},
+		{"struct P { x: int }\nimpl P {\n  fn m(self) { return 1 }\n  fn m(self) { return 2 }\n}\n", "method `m` is declared twice in impl `P`"},
+	}
+	for _, c := range cases {
+		got := checkSrc(t, c.src)
+		if len(got) != 1 || got[0].Msg != c.msg || len(got[0].Notes) != 1 || got[0].Notes[0].Msg != "first declared here" {
+			t.Errorf("%q: want %q with a note, got %s", c.src, c.msg, format(got))
+		}
+	}
+	if got := checkSrc(t, "let g = { _, _ -> 1 }\nprintln(g(1, 2))\n"); len(got) != 0 {
+		t.Errorf("`_` twice: want no diagnostic, got %s", format(got))
+	}
 }

@@ -625,7 +625,7 @@ func (c *checker) noProperty(pos syntax.Pos, name, kind string, props []string) 
 	help := ""
 	switch name {
 	case "length", "size", "len":
-		help = "the length is `len(…)` or the `count` property"
+		help = lengthHelp
 	default:
 		if s := diag.Suggest(name, props); s != "" {
 			help = "did you mean `" + s + "`?"
@@ -868,6 +868,9 @@ func (c *checker) tryExpr(e *syntax.TryExpr) types.Type {
 	h := catcher{all: e.HasCatch && e.CatchType == nil || !e.HasCatch && e.Finally == nil}
 	var catchT types.Type = types.Any
 	if e.HasCatch && e.CatchType != nil {
+		// a catch variable's annotation names its types as any other
+		// (docs/spec/language.md §10.6): a misspelt enum would catch nothing
+		c.annotation(e.CatchType, nil, nil)
 		catchT = c.typeOf(e.CatchType)
 		if n, ok := types.Underlying(catchT).(*types.Named); ok && n.Decl.Kind == types.EnumDecl {
 			h.enum = catchT

@@ -164,19 +164,23 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		c.attrs(s.Attrs, false)
 		c.checkVariance(s)
 		declAnnotations(s, c.annotation)
+		c.duplicateMembers(s)
 	case *syntax.EnumDecl:
 		c.attrs(s.Attrs, false)
 		c.checkVariance(s)
 		declAnnotations(s, c.annotation)
+		c.duplicateMembers(s)
 	case *syntax.TypeDecl:
 		c.attrs(s.Attrs, false)
 		c.checkVariance(s)
 		declAnnotations(s, c.annotation)
+		c.duplicateMembers(s)
 		c.cyclicAlias(s)
 	case *syntax.InterfaceDecl:
 		c.attrs(s.Attrs, false)
 		c.checkVariance(s)
 		declAnnotations(s, c.annotation)
+		c.duplicateMembers(s)
 	case *syntax.ImplBlock:
 		c.attrs(s.Attrs, false)
 		var self types.Type = types.Any
@@ -184,6 +188,7 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 			self = &types.Named{Decl: d}
 		}
 		c.implAssocTypes(s)
+		c.duplicateMembers(s)
 		for _, m := range s.Methods {
 			c.attrs(m.Attrs, false)
 			c.sigs[m] = c.env.MethodType(s, m)
@@ -685,6 +690,13 @@ func (c *checker) assign(s *syntax.AssignStmt) {
 			c.report(sevWarning, s.At, "HARN-OWN-001", "",
 				"Cannot mutate '"+b.Name+"' through an immutable binding (declared with '"+keyword+"'); use 'let' for a mutable binding")
 		}
+		// a warning: the write may still happen, so what the binding
+		// or the path was narrowed to no longer holds
+		if root != s.Target {
+			c.narrowPath(s, b, vt, nilOperand)
+		} else {
+			c.forget(b)
+		}
 		return
 	}
 	if root != s.Target && s.Op != "=" && !nilOperand {
@@ -1084,6 +1096,7 @@ func (c *checker) function(node syntax.Node, params []*syntax.Param, sig *types.
 	c.enter(fc)
 	fc.pushScope()
 	c.signatureAnnotations(node, params)
+	c.duplicateParams(node, params, self)
 	// what the body narrows holds in the body only: a closure's early
 	// exit says nothing of the code after the closure literal
 	outer := c.saveNarrow()

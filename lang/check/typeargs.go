@@ -4,11 +4,13 @@ import (
 	"slices"
 
 	"github.com/harnlang/harn/lang/syntax"
+	"github.com/harnlang/harn/lang/types"
 )
 
 // This file checks the number of type arguments an annotation gives a
-// generic declaration of the file or its imports: `Pair<int>` for `type
-// Pair<A, B>`, `Id<string>` for a `type Id = int`. The references give no
+// generic declaration of the file or its imports, or a builtin type:
+// `Pair<int>` for `type Pair<A, B>`, `Id<string>` for a `type Id = int`,
+// `dict<string>`, `list<int, int>`, `int<string>` (types.BuiltinTypeArgs). The references give no
 // wording (docs/spec/newer.md §3.13 words only the mismatch of a
 // correctly applied alias); the rule is a mature language's (a generic
 // applied to the wrong number of arguments names no type), and the text
@@ -26,15 +28,19 @@ func (c *checker) typeArgCounts(t syntax.TypeExpr, scope []string) {
 		if len(n.Args) == 0 || slices.Contains(scope, n.Name) || c.typeParamInScope(n.Name) {
 			return
 		}
-		d := c.env.Lookup(n.Name)
-		if d == nil || len(n.Args) == len(d.TypeParams) {
+		what, want := "", 0
+		if d := c.env.Lookup(n.Name); d != nil {
+			what, want = d.Kind.String(), len(d.TypeParams)
+			if what == "type" {
+				what = "type alias"
+			}
+		} else if k, ok := types.BuiltinTypeArgs(n.Name); ok {
+			what, want = "type", k
+		}
+		if what == "" || len(n.Args) == want {
 			return
 		}
-		what := d.Kind.String()
-		if what == "type" {
-			what = "type alias"
-		}
-		c.errorf(n.At, "%s `%s` expects %d type argument(s), found %d", what, n.Name, len(d.TypeParams), len(n.Args))
+		c.errorf(n.At, "%s `%s` expects %d type argument(s), found %d", what, n.Name, want, len(n.Args))
 	})
 }
 

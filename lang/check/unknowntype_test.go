@@ -16,3 +16,12 @@ func TestUnknownTypeNames(t *testing.T) {
 		{"twin: own type parameters and associated types", "struct B<T> {\n  v: T\n}\ninterface I {\n  type Item\n  fn m(self) -> Item\n}\ntype P<A> = {a: A}\nenum E<T> {\n  V(x: T)\n}", nil},
 	})
 }
+
+// TestUnknownTypeSuggestsHandles: a misspelt harness handle type gets a
+// suggestion, as other builtin type names do.
+func TestUnknownTypeSuggestsHandles(t *testing.T) {
+	got := checkSrc(t, "fn f(h: Harnes) { return h }\n")
+	if len(got) != 1 || got[0].Help != "did you mean `Harness`?" {
+		t.Errorf("want the Harness suggestion, got %s", format(got))
+	}
+}

@@ -12,7 +12,7 @@ func TestSuggest(t *testing.T) {
 	cases := []struct{ name, want string }{
 		{"total_amout", "total_amount"}, // distance 1, long name
 		{"x", "e"},                      // one-letter names: distance ≤ 1
-		{"pritnln", "println"},          // transposition = distance 2
+		{"pritnln", "println"},          // a swap of neighbours is one edit
 		{"__interna", ""},               // names starting with __ are never suggested
 		{"zzzzzzzz", ""},                // nothing close enough
 		{"coutn", "count"},              // ties: smallest distance, then closest length
@@ -21,6 +21,38 @@ func TestSuggest(t *testing.T) {
 		if got := Suggest(c.name, names); got != c.want {
 			t.Errorf("Suggest(%q) = %q, want %q", c.name, got, c.want)
 		}
+	}
+}
+
+func TestEditDistanceCountsASwapAsOneEdit(t *testing.T) {
+	cases := []struct {
+		a, b string
+		want int
+	}{
+		{"lenght", "length", 1},
+		{"Flaot", "float", 2}, // case, then a swap
+		{"lnegth", "lenght", 2},
+		{"abc", "abc", 0},
+		{"", "abc", 3},
+		{"kitten", "sitting", 3},
+		{"ca", "abc", 3}, // optimal string alignment: no edit of a swapped pair
+	}
+	for _, c := range cases {
+		if got := EditDistance(c.a, c.b, 10); got != c.want {
+			t.Errorf("EditDistance(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
+		}
+	}
+	if got := EditDistance("abcdef", "zzzzzz", 2); got != 3 {
+		t.Errorf("EditDistance past the limit = %d, want limit+1 = 3", got)
+	}
+}
+
+func TestSuggestCountsTranspositions(t *testing.T) {
+	if got := Suggest("Flaot", []string{"float", "int", "string"}); got != "float" {
+		t.Errorf("Suggest(Flaot) = %q, want float", got)
+	}
+	if got := Suggest("lnegth", []string{"length", "lines"}); got != "length" {
+		t.Errorf("Suggest(lnegth) = %q, want length", got)
 	}
 }
 

@@ -4,7 +4,8 @@ import "strings"
 
 // Suggest returns the closest candidate to name by the rule of
 // docs/spec/language.md §3.2, or "" when none is close enough:
-// edit distance ≤ 1 for names of 1–2 bytes, ≤ 2 for 3–5 bytes, ≤ 3 for
+// edit distance (EditDistance: a swap of neighbouring bytes is one edit)
+// ≤ 1 for names of 1–2 bytes, ≤ 2 for 3–5 bytes, ≤ 3 for
 // longer ones; names starting with "__" are never suggested; ties go to the
 // smallest distance, then the closest length, then the byte-wise smallest.
 //
@@ -27,7 +28,7 @@ func Suggest(name string, candidates []string) string {
 		if lenDiff > limit {
 			continue
 		}
-		d := editDistance(name, c, limit)
+		d := EditDistance(name, c, limit)
 		if d > limit {
 			continue
 		}
@@ -51,9 +52,15 @@ func allowance(n int) int {
 	return 3
 }
 
-// editDistance is the Levenshtein distance over bytes, giving up early
-// (returning limit+1) once every cell of a row exceeds limit.
-func editDistance(a, b string, limit int) int {
+// EditDistance is the edit distance over bytes in which inserting,
+// deleting or replacing a byte, or swapping two adjacent bytes, costs one
+// (optimal string alignment: `lenght` is one edit from `length`, `Flaot`
+// two from `float`). It gives up early, returning limit+1, once every
+// cell of a row exceeds limit. It is the one distance behind every
+// suggestion: the "did you mean" of names, fields, methods and types, and
+// the keyword lookalikes of lang/syntax.
+func EditDistance(a, b string, limit int) int {
+	prev2 := make([]int, len(b)+1) // row i-2, for a swap
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {
@@ -68,12 +75,15 @@ func editDistance(a, b string, limit int) int {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
 			rowMin = min(rowMin, cur[j])
 		}
 		if rowMin > limit {
 			return limit + 1
 		}
-		prev, cur = cur, prev
+		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(b)]
 }

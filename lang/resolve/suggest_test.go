@@ -11,11 +11,13 @@ import (
 // spelling, the same words reordered or a renamed builtin, and repeat it
 // as help (docs/spec/newer.md §3.4); host bridges are not reported.
 func TestCallTargetSuggestions(t *testing.T) {
-	lib := universe{"json_parse": true, "json_stringify": true, "uppercase": true}
+	lib := universe{"json_parse": true, "json_stringify": true, "uppercase": true, "to_string": true, "len": true, "Err": true}
 	cases := []struct{ src, msg, help string }{
 		{`parse_json("1")`, "call target `parse_json` is not defined or imported — did you mean `json_parse`?", "did you mean `json_parse`?"},
 		{`uppercsae("a")`, "call target `uppercsae` is not defined or imported — did you mean `uppercase`?", "did you mean `uppercase`?"},
 		{`json_encode(1)`, "call target `json_encode` is not defined or imported — did you mean `json_stringify`?", "did you mean `json_stringify`?"},
+		{`str(1)`, "call target `str` is not defined or imported — did you mean `to_string`?", "did you mean `to_string`?"}, // not the close `Err`
+		{`lenght("a")`, "call target `lenght` is not defined or imported — did you mean `len`?", "did you mean `len`?"},     // a slip for `length`
 		{`frobnicate(1)`, "call target `frobnicate` is not defined or imported", ""},
 		{`__host_thing(1)`, "", ""},
 		{`hostlib_fs_read("x")`, "", ""},

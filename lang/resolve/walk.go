@@ -2,6 +2,7 @@ package resolve
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -696,15 +697,20 @@ var renamedCalls = map[string]string{
 	"float": "to_float", "length": "len", "size": "len",
 }
 
-// suggestCall finds the name a misspelt call target probably meant: a
-// close spelling, the same words in another order (`parse_json` →
-// `json_parse`), or the Harn name of a renamed builtin.
+// suggestCall finds the name a misspelt call target probably meant: the
+// Harn name of a renamed builtin (`str` → `to_string`, before a close
+// spelling such as `Err`), a close spelling, the same words in another
+// order (`parse_json` → `json_parse`), or the Harn name of a close
+// spelling of a renamed one (`lenght` → `len`).
 func suggestCall(name string, names []string) string {
+	if to, ok := renamedCalls[name]; ok && slices.Contains(names, to) {
+		return to
+	}
 	if s := diag.Suggest(name, names); s != "" {
 		return s
 	}
-	if to, ok := renamedCalls[name]; ok && slices.Contains(names, to) {
-		return to
+	if k := diag.Suggest(name, slices.Collect(maps.Keys(renamedCalls))); k != "" && slices.Contains(names, renamedCalls[k]) {
+		return renamedCalls[k]
 	}
 	words := strings.Split(name, "_")
 	if len(words) < 2 {

@@ -361,7 +361,7 @@ func closestTypo(word string, candidates []string) string {
 		if lenDiff > limit {
 			continue
 		}
-		d := swapDistance(word, c)
+		d := diag.EditDistance(word, c, limit)
 		if d > limit {
 			continue
 		}
@@ -384,33 +384,6 @@ func subsequence(word, c string) bool {
 		}
 	}
 	return i == len(word)
-}
-
-// swapDistance is the edit distance over bytes in which inserting,
-// deleting or replacing a byte, or swapping two adjacent bytes, costs
-// one (optimal string alignment).
-func swapDistance(a, b string) int {
-	d := make([][]int, len(a)+1)
-	for i := range d {
-		d[i] = make([]int, len(b)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(a)][len(b)]
 }
 
 // capitalized reports whether word starts with an upper-case letter, as

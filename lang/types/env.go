@@ -613,6 +613,28 @@ var builtinGenerics = map[string]func(args []Type) Type{
 	},
 }
 
+// BuiltinTypeArgs is the number of type arguments the builtin type name
+// takes (docs/spec/language.md §2.4: `list<T>`, `dict<K, V>`,
+// `Result<T, E>`…; a basic type, `number` or a harness handle none), and
+// false when name is no builtin type or takes any number (`tuple<A, B,
+// …>`, docs/spec/newer.md §2.3). A builtin generic named bare (`list`)
+// leaves its arguments open; this is the count when it has some.
+func BuiltinTypeArgs(name string) (int, bool) {
+	switch name {
+	case "tuple":
+		return 0, false
+	case "dict", "Result":
+		return 2, true
+	}
+	if builtinGenerics[name] != nil {
+		return 1, true
+	}
+	if IsBuiltinTypeName(name) {
+		return 0, true
+	}
+	return 0, false
+}
+
 // IsBuiltinTypeName reports whether name is a type an annotation may use
 // without declaring it: a basic type, a builtin generic or a harness
 // handle.

@@ -436,3 +436,21 @@ func TestCyclicAliases(t *testing.T) {
 		t.Errorf("Underlying(T) = %v, want any", got)
 	}
 }
+
+func TestBuiltinTypeArgs(t *testing.T) {
+	cases := []struct {
+		name  string
+		want  int
+		fixed bool
+	}{
+		{"list", 1, true}, {"set", 1, true}, {"iter", 1, true}, {"Generator", 1, true},
+		{"Stream", 1, true}, {"owned", 1, true}, {"dict", 2, true}, {"Result", 2, true},
+		{"int", 0, true}, {"number", 0, true}, {"Harness", 0, true},
+		{"tuple", 0, false}, {"Point", 0, false},
+	}
+	for _, c := range cases {
+		if got, fixed := BuiltinTypeArgs(c.name); got != c.want || fixed != c.fixed {
+			t.Errorf("BuiltinTypeArgs(%q) = %d, %v; want %d, %v", c.name, got, fixed, c.want, c.fixed)
+		}
+	}
+}

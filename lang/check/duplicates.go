@@ -1,0 +1,137 @@
+package check
+
+import (
+	"fmt"
+
+	"github.com/harnlang/harn/lang/diag"
+	"github.com/harnlang/harn/lang/syntax"
+	"github.com/harnlang/harn/lang/types"
+)
+
+// Duplicate names in one declaration: two parameters of a function,
+// impl method, closure, tool or pipeline (`fn f(a, a)`), two type
+// parameters of one generic, two fields of a struct, two variants of an
+// enum, two methods of an interface or an impl block. At run time the later one silently wins (the second `a` is the
+// one the body reads), which is never what the program meant; a mature
+// toolchain refuses it (Python's "duplicate argument", TypeScript's
+// "Duplicate identifier"). The references give no wording; ours follows
+// their duplicate-declaration messages (`associated type 'Item' is
+// declared twice in impl 'Box'`, docs/check.md) in the backquoted style
+// of docs/spec/newer.md §3.1, reported at the second name with a note at
+// the first. `_` discards its argument and may repeat.
+
+// named is one declared name and where it is written.
+type named struct {
+	name string
+	at   syntax.Pos
+}
+
+// declaredTwice reports every name of names declared again after its
+// first: “<kind> `a` is declared twice in <owner>“.
+func (c *checker) declaredTwice(kind, owner string, names []named) {
+	first := map[string]syntax.Pos{}
+	for _, n := range names {
+		if n.name == "_" || n.name == "" {
+			continue
+		}
+		at, seen := first[n.name]
+		if !seen {
+			first[n.name] = n.at
+			continue
+		}
+		n0 := len(c.diags)
+		c.report(sevError, n.at, "", "rename one of them", fmt.Sprintf("%s `%s` is declared twice in %s", kind, n.name, owner))
+		if len(c.diags) > n0 {
+			d := c.diags[n0]
+			d.Notes = append(d.Notes, &diag.Error{File: c.file.Path, Line: at.Line, Col: at.Col, Msg: "first declared here", Phase: diag.PhaseStatic})
+		}
+	}
+}
+
+// duplicateParams reports parameters and type parameters a function,
+// impl method, closure, tool or pipeline node declares twice; self is the
+// receiver's type in an impl method, nil elsewhere.
+func (c *checker) duplicateParams(node syntax.Node, params []*syntax.Param, self types.Type) {
+	owner := ""
+	var tparams []*syntax.TypeParam
+	switch d := node.(type) {
+	case *syntax.FnDecl:
+		owner, tparams = "function `"+d.Name+"`", d.TypeParams
+		if self != nil {
+			owner = "method `" + d.Name + "`"
+			if n, ok := self.(*types.Named); ok {
+				owner = "method `" + n.Decl.Name + "." + d.Name + "`"
+			}
+		}
+	case *syntax.ClosureLit:
+		owner = "a closure"
+	case *syntax.ToolDecl:
+		owner = "tool `" + d.Name + "`"
+	case *syntax.PipelineDecl:
+		owner = "pipeline `" + d.Name + "`"
+	default:
+		return
+	}
+	var names []named
+	for _, p := range params {
+		names = append(names, named{p.Name, p.At})
+	}
+	c.declaredTwice("parameter", owner, names)
+	c.typeParamsTwice(owner, tparams)
+}
+
+// typeParamsTwice reports a type parameter declared twice (`<T, T>`).
+func (c *checker) typeParamsTwice(owner string, tparams []*syntax.TypeParam) {
+	var names []named
+	for _, tp := range tparams {
+		names = append(names, named{tp.Name, tp.At})
+	}
+	c.declaredTwice("type parameter", owner, names)
+}
+
+// duplicateMembers reports the fields of a struct, the variants of an
+// enum, the methods of an interface or impl block and the type
+// parameters of a struct, enum, alias or interface declared twice.
+func (c *checker) duplicateMembers(s syntax.Stmt) {
+	switch d := s.(type) {
+	case *syntax.StructDecl:
+		owner := "struct `" + d.Name + "`"
+		var names []named
+		for _, f := range d.Fields {
+			names = append(names, named{f.Name, f.At})
+		}
+		c.declaredTwice("field", owner, names)
+		c.typeParamsTwice(owner, d.TypeParams)
+	case *syntax.EnumDecl:
+		owner := "enum `" + d.Name + "`"
+		var names []named
+		for _, v := range d.Variants {
+			names = append(names, named{v.Name, v.At})
+		}
+		c.declaredTwice("variant", owner, names)
+		c.typeParamsTwice(owner, d.TypeParams)
+		for _, v := range d.Variants {
+			names = names[:0]
+			for _, p := range v.Params {
+				names = append(names, named{p.Name, p.At})
+			}
+			c.declaredTwice("field", "variant `"+d.Name+"."+v.Name+"`", names)
+		}
+	case *syntax.TypeDecl:
+		c.typeParamsTwice("type alias `"+d.Name+"`", d.TypeParams)
+	case *syntax.InterfaceDecl:
+		owner := "interface `" + d.Name + "`"
+		c.typeParamsTwice(owner, d.TypeParams)
+		var names []named
+		for _, m := range d.Methods {
+			names = append(names, named{m.Name, m.At})
+		}
+		c.declaredTwice("method", owner, names)
+	case *syntax.ImplBlock:
+		var names []named
+		for _, m := range d.Methods {
+			names = append(names, named{m.Name, m.NamePos})
+		}
+		c.declaredTwice("method", "impl `"+d.Name+"`", names)
+	}
+}
