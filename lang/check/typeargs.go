@@ -10,7 +10,8 @@ import (
 // This file checks the number of type arguments an annotation gives a
 // generic declaration of the file or its imports, or a builtin type:
 // `Pair<int>` for `type Pair<A, B>`, `Id<string>` for a `type Id = int`,
-// `dict<string>`, `list<int, int>`, `int<string>` (types.BuiltinTypeArgs). The references give no
+// `Result<int>`, `list<int, int>`, `int<string>` (types.BuiltinTypeArgs;
+// `dict<V>` stays the shorthand for `dict<string, V>`). The references give no
 // wording (docs/spec/newer.md §3.13 words only the mismatch of a
 // correctly applied alias); the rule is a mature language's (a generic
 // applied to the wrong number of arguments names no type), and the text
@@ -34,7 +35,7 @@ func (c *checker) typeArgCounts(t syntax.TypeExpr, scope []string) {
 			if what == "type" {
 				what = "type alias"
 			}
-		} else if k, ok := types.BuiltinTypeArgs(n.Name); ok {
+		} else if k, fits := types.BuiltinTypeArgs(n.Name, len(n.Args)); !fits {
 			what, want = "type", k
 		}
 		if what == "" || len(n.Args) == want {

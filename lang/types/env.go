@@ -613,26 +613,29 @@ var builtinGenerics = map[string]func(args []Type) Type{
 	},
 }
 
-// BuiltinTypeArgs is the number of type arguments the builtin type name
-// takes (docs/spec/language.md §2.4: `list<T>`, `dict<K, V>`,
-// `Result<T, E>`…; a basic type, `number` or a harness handle none), and
-// false when name is no builtin type or takes any number (`tuple<A, B,
-// …>`, docs/spec/newer.md §2.3). A builtin generic named bare (`list`)
-// leaves its arguments open; this is the count when it has some.
-func BuiltinTypeArgs(name string) (int, bool) {
+// BuiltinTypeArgs reports whether the builtin type name may be applied to
+// n type arguments, and the number it takes (docs/spec/language.md §2.4:
+// `list<T>`, `dict<K, V>`, `Result<T, E>`…; a basic type, `number` or a
+// harness handle none). A name that is no builtin type, or takes any number
+// (`tuple<A, B, …>`, docs/spec/newer.md §2.3), fits every count; so does
+// `dict<V>`, the shorthand for `dict<string, V>` builtinGenerics builds
+// (accepted since the April checker; docs/check.md).
+func BuiltinTypeArgs(name string, n int) (want int, fits bool) {
 	switch name {
 	case "tuple":
-		return 0, false
-	case "dict", "Result":
-		return 2, true
+		return 0, true
+	case "dict":
+		return 2, n == 1 || n == 2
+	case "Result":
+		return 2, n == 2
 	}
 	if builtinGenerics[name] != nil {
-		return 1, true
+		return 1, n == 1
 	}
 	if IsBuiltinTypeName(name) {
-		return 0, true
+		return 0, n == 0
 	}
-	return 0, false
+	return 0, true
 }
 
 // IsBuiltinTypeName reports whether name is a type an annotation may use

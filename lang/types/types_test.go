@@ -439,18 +439,20 @@ func TestCyclicAliases(t *testing.T) {
 
 func TestBuiltinTypeArgs(t *testing.T) {
 	cases := []struct {
-		name  string
-		want  int
-		fixed bool
+		name string
+		n    int
+		fits bool
 	}{
-		{"list", 1, true}, {"set", 1, true}, {"iter", 1, true}, {"Generator", 1, true},
-		{"Stream", 1, true}, {"owned", 1, true}, {"dict", 2, true}, {"Result", 2, true},
-		{"int", 0, true}, {"number", 0, true}, {"Harness", 0, true},
-		{"tuple", 0, false}, {"Point", 0, false},
+		{"list", 1, true}, {"list", 2, false}, {"set", 2, false}, {"iter", 1, true},
+		{"Generator", 2, false}, {"Stream", 1, true}, {"owned", 2, false},
+		{"dict", 2, true}, {"dict", 1, true}, {"dict", 3, false},
+		{"Result", 2, true}, {"Result", 1, false},
+		{"int", 0, true}, {"int", 1, false}, {"number", 1, false}, {"Harness", 1, false},
+		{"tuple", 5, true}, {"Point", 3, true},
 	}
 	for _, c := range cases {
-		if got, fixed := BuiltinTypeArgs(c.name); got != c.want || fixed != c.fixed {
-			t.Errorf("BuiltinTypeArgs(%q) = %d, %v; want %d, %v", c.name, got, fixed, c.want, c.fixed)
+		if _, fits := BuiltinTypeArgs(c.name, c.n); fits != c.fits {
+			t.Errorf("BuiltinTypeArgs(%q, %d) fits = %v, want %v", c.name, c.n, fits, c.fits)
 		}
 	}
 }
