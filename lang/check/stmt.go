@@ -181,7 +181,13 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		c.attrs(s.Attrs, false)
 		var self types.Type = types.Any
 		if d := c.env.Lookup(s.Name); d != nil && d.Kind == types.StructDecl {
-			self = &types.Named{Decl: d}
+			// a generic struct's own parameters stand for its type
+			// arguments: `self.items` of `Stack<T>` is a `list<T>`
+			args := make([]types.Type, len(d.TypeParams))
+			for i, tp := range d.TypeParams {
+				args[i] = tp
+			}
+			self = &types.Named{Decl: d, Args: args}
 		}
 		c.implAssocTypes(s)
 		for _, m := range s.Methods {
@@ -493,7 +499,8 @@ func (c *checker) declaredCopy(x syntax.Expr, t types.Type) bool {
 // declared: a function of this file or one an import binds, named
 // directly or as a namespace member (not generic, whose instantiation the
 // checker infers, nor one of a name declared twice), or a method of a
-// known struct's impl. Its `T?` or union result is as stated as an
+// known struct's impl or of an interface (a value of the interface type,
+// or of a type parameter it bounds). Its `T?` or union result is as stated as an
 // annotated binding's type.
 func (c *checker) declaredCall(x syntax.Expr) bool {
 	if f := c.importedCall(x); f != nil {
@@ -507,8 +514,12 @@ func (c *checker) declaredCall(x syntax.Expr) bool {
 		if call.Optional {
 			return false
 		}
-		n, ok := types.Underlying(c.quietType(call.X)).(*types.Named)
-		if !ok || n.Decl.Kind != types.StructDecl || len(n.Decl.TypeParams) > 0 {
+		recv := c.quietType(call.X)
+		if tp, ok := recv.(*types.TypeParam); ok {
+			recv = c.boundDeclaring(tp, call.Name) // the bound's signature is the declared one
+		}
+		n, ok := types.Underlying(recv).(*types.Named)
+		if !ok || n.Decl.Kind != types.StructDecl && n.Decl.Kind != types.InterfaceDecl || len(n.Decl.TypeParams) > 0 {
 			return false
 		}
 		m, ok := n.Decl.Method(call.Name)
