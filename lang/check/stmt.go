@@ -492,7 +492,16 @@ func (c *checker) declaredNilable(x syntax.Expr, t types.Type) bool {
 // unknown`), which must be narrowed through the copy as through the
 // original (docs/spec/newer.md §3.7).
 func (c *checker) declaredCopy(x syntax.Expr, t types.Type) bool {
-	return c.declaredNilable(x, t) || t == types.Unknown && c.declaredPath(x)
+	return c.declaredNilable(x, t) || t == types.Unknown && c.declaredPath(x) || c.declaredShape(x, t)
+}
+
+// declaredShape reports a call of a function declared to return a closed
+// shape (`fn load() -> {name: string}`): its fields are as stated as an
+// annotated binding's, so a field it lacks is an error through the call
+// or a binding it initialises (docs/spec/newer.md §3.6).
+func (c *checker) declaredShape(x syntax.Expr, t types.Type) bool {
+	sh, ok := types.Underlying(t).(*types.Shape)
+	return ok && !sh.Open && len(sh.Fields) > 0 && c.declaredCall(x)
 }
 
 // declaredCall reports a call whose type is the result the program
