@@ -377,10 +377,11 @@ func (c *checker) let(s *syntax.LetStmt) {
 				// type (`let shapes = [Shape.Dot]` is a list<Shape>)
 				v.t = types.Widen(l)
 			}
-			if n, ok := vt.(*types.Named); ok && n.Decl.Kind == types.StructDecl && len(n.Args) > 0 && kept {
+			if n, ok := types.RemoveNil(vt).(*types.Named); ok && n.Decl.Kind == types.StructDecl && len(n.Args) > 0 && kept {
 				// a generic struct value keeps its type arguments while
 				// the binding keeps it (`let b = Box {v: 1}`: `b.get()`
-				// of `fn get(self) -> T` is an int)
+				// of `fn get(self) -> T` is an int), also when it may be
+				// nil (`Entry<string>?`)
 				v.t = vt
 			}
 			if sh, ok := vt.(*types.Shape); ok && !sh.Open && (!isDictLit(s.Value) || spreadsRecords(s.Value)) {
@@ -501,7 +502,24 @@ func (c *checker) declaredCopy(x syntax.Expr, t types.Type) bool {
 // or a binding it initialises (docs/spec/newer.md §3.6).
 func (c *checker) declaredShape(x syntax.Expr, t types.Type) bool {
 	sh, ok := types.Underlying(t).(*types.Shape)
-	return ok && !sh.Open && len(sh.Fields) > 0 && c.declaredCall(x)
+	if !ok || sh.Open || len(sh.Fields) == 0 {
+		return false
+	}
+	if c.declaredCall(x) {
+		return true
+	}
+	// a generic function's record (`-> {top: T?, rest: Heap<T>}`): its
+	// fields are the declared ones, their types instantiated
+	call, ok := x.(*syntax.CallExpr)
+	if !ok {
+		return false
+	}
+	fn := c.fileFnCalled(call)
+	if fn == nil || fn.Return == nil {
+		return false
+	}
+	ret, ok := types.Underlying(c.sig(fn).Return).(*types.Shape)
+	return ok && !ret.Open && ret.Row == nil
 }
 
 // declaredCall reports a call whose type is the result the program
