@@ -831,12 +831,13 @@ func arityText(min, max, n int) string {
 	return fmt.Sprintf("%d-%d arguments", min, max)
 }
 
-// inferredTwice reports whether more than one parameter of sig is written
-// as the bare type parameter tp, so that its binding may be a join.
+// inferredTwice reports whether more than one parameter of sig mentions
+// the type parameter tp (`a: T, b: T`, or `o: Option<T>, fallback: T`),
+// so that its binding may be a join of what the arguments give it.
 func inferredTwice(sig *types.Func, tp *types.TypeParam) bool {
 	n := 0
 	for _, p := range sig.Params {
-		if p.Type == tp && !p.Rest {
+		if !p.Rest && anyPart(p.Type, func(t types.Type) bool { return t == tp }) {
 			n++
 		}
 	}

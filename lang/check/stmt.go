@@ -377,11 +377,12 @@ func (c *checker) let(s *syntax.LetStmt) {
 				// type (`let shapes = [Shape.Dot]` is a list<Shape>)
 				v.t = types.Widen(l)
 			}
-			if n, ok := types.RemoveNil(vt).(*types.Named); ok && n.Decl.Kind == types.StructDecl && len(n.Args) > 0 && kept {
-				// a generic struct value keeps its type arguments while
-				// the binding keeps it (`let b = Box {v: 1}`: `b.get()`
-				// of `fn get(self) -> T` is an int), also when it may be
-				// nil (`Entry<string>?`)
+			if n, ok := types.RemoveNil(vt).(*types.Named); ok && (n.Decl.Kind == types.StructDecl || n.Decl.Kind == types.EnumDecl) && len(n.Args) > 0 && kept {
+				// a generic struct or enum value keeps its type arguments
+				// while the binding keeps it (`let b = Box {v: 1}`:
+				// `b.get()` of `fn get(self) -> T` is an int; `let o =
+				// find(1)` an `Option<string>`), also when it may be nil
+				// (`Entry<string>?`)
 				v.t = vt
 			}
 			if sh, ok := vt.(*types.Shape); ok && !sh.Open && (!isDictLit(s.Value) || spreadsRecords(s.Value)) {
