@@ -385,6 +385,12 @@ func (c *checker) let(s *syntax.LetStmt) {
 				// (`Entry<string>?`)
 				v.t = vt
 			}
+			if v.annotated && kept && types.RemoveNil(vt) != vt {
+				// a copy of a declared `T?` (`let geo = p.address?.geo`)
+				// is that type, named as declared (`Geo?`), while the
+				// binding keeps it
+				v.t = vt
+			}
 			if sh, ok := vt.(*types.Shape); ok && !sh.Open && (!isDictLit(s.Value) || spreadsRecords(s.Value)) {
 				// a shape the program declared (a function's result, a
 				// field, a merge or spread of declared shapes) keeps its
