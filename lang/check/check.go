@@ -875,6 +875,18 @@ func (c *checker) ifaceWhy(src, dst types.Type) string {
 			return c.ifaceWhy(s.Elem, d.Elem)
 		}
 		return ""
+	}
+	if u, ok := types.Underlying(src).(*types.Union); ok {
+		// `[Trim {}, Upper {}]` is a list<Trim | Upper>: the first
+		// member that does not fit explains the mismatch
+		for _, m := range u.Types {
+			if why := c.ifaceWhy(m, dst); why != "" {
+				return why
+			}
+		}
+		return ""
+	}
+	switch d := types.Underlying(dst).(type) {
 	case *types.Union:
 		// `I?`, `I | string`: one member accepting the value is enough
 		why := ""
