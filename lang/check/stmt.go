@@ -348,7 +348,7 @@ func (c *checker) let(s *syntax.LetStmt) {
 		} else if s.Kind == syntax.BindConst {
 			// a const holding a declared `T?` result is watched by nil
 			// safety like a let (docs/spec/newer.md §3.5)
-			v = &variable{t: vt, annotated: c.declaredCopy(s.Value, vt)}
+			v = &variable{t: vt, annotated: c.declaredCopy(s.Value, vt) || c.declaredShape(s.Value, vt)}
 		} else if vt == types.Nil {
 			v = &variable{t: types.Any, checked: true, nilInit: true}
 		} else {
@@ -384,6 +384,12 @@ func (c *checker) let(s *syntax.LetStmt) {
 				// find(1)` an `Option<string>`), also when it may be nil
 				// (`Entry<string>?`)
 				v.t = vt
+			}
+			if kept && c.declaredShape(s.Value, vt) {
+				// the record a function declares it returns keeps its
+				// fields, as stated as an annotation's, while the binding
+				// keeps it (docs/spec/newer.md §3.6)
+				v.t, v.annotated = vt, true
 			}
 			if v.annotated && kept && types.RemoveNil(vt) != vt {
 				// a copy of a declared `T?` (`let geo = p.address?.geo`)
@@ -500,7 +506,7 @@ func (c *checker) declaredNilable(x syntax.Expr, t types.Type) bool {
 // unknown`), which must be narrowed through the copy as through the
 // original (docs/spec/newer.md §3.7).
 func (c *checker) declaredCopy(x syntax.Expr, t types.Type) bool {
-	return c.declaredNilable(x, t) || t == types.Unknown && c.declaredPath(x) || c.declaredShape(x, t)
+	return c.declaredNilable(x, t) || t == types.Unknown && c.declaredPath(x)
 }
 
 // declaredShape reports a call of a function declared to return a closed
