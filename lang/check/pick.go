@@ -337,7 +337,10 @@ func (c *checker) hasConstKeys(x syntax.Expr) bool {
 // annotated binding or parameter, at a call of a function declared to
 // return it, or at a `pick` projection.
 func (c *checker) shapePath(x syntax.Expr) bool {
-	if c.declaredPath(x) || c.declaredCall(x) {
+	if c.declaredPath(x) {
+		return true
+	}
+	if t := c.quietType(x); t != nil && c.declaredShape(x, t) {
 		return true
 	}
 	if call, ok := x.(*syntax.CallExpr); ok {

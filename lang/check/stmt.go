@@ -509,20 +509,21 @@ func (c *checker) declaredCopy(x syntax.Expr, t types.Type) bool {
 	return c.declaredNilable(x, t) || t == types.Unknown && c.declaredPath(x)
 }
 
-// declaredShape reports a call of a function declared to return a closed
-// shape (`fn load() -> {name: string}`): its fields are as stated as an
-// annotated binding's, so a field it lacks is an error through the call
-// or a binding it initialises (docs/spec/newer.md §3.6).
+// declaredShape reports a call of a function of this file declared to
+// return a closed shape (`fn load() -> {name: string}`): its fields are as
+// stated as an annotated binding's, so a field it lacks is an error
+// through the call or a binding it initialises (docs/spec/newer.md §3.6).
 func (c *checker) declaredShape(x syntax.Expr, t types.Type) bool {
 	sh, ok := types.Underlying(t).(*types.Shape)
 	if !ok || sh.Open || len(sh.Fields) == 0 {
 		return false
 	}
-	if c.declaredCall(x) {
-		return true
+	if n, ok := t.(*types.Named); ok && n.Decl.Origin != c.file.Path {
+		return false // a module's alias may list only the fields its callers need
 	}
-	// a generic function's record (`-> {top: T?, rest: Heap<T>}`): its
-	// fields are the declared ones, their types instantiated
+	// a function of this file, generic ones included (`-> {top: T?,
+	// rest: Heap<T>}`: the fields are the declared ones, their types
+	// instantiated)
 	call, ok := x.(*syntax.CallExpr)
 	if !ok {
 		return false
