@@ -261,8 +261,25 @@ func (c *checker) expectFn(x syntax.Expr, want types.Type) {
 	if want == nil {
 		return
 	}
-	if pf, ok := types.Underlying(want).(*types.Func); ok {
-		c.hintFn(x, pf)
+	switch w := types.Underlying(want).(type) {
+	case *types.Func:
+		c.hintFn(x, w)
+	case *types.List:
+		// `let rules: list<Rule> = [{ s -> … }]`: each closure of the
+		// literal goes where a Rule is expected
+		if l, ok := x.(*syntax.ListLit); ok {
+			for _, el := range l.Elems {
+				c.expectFn(el, w.Elem)
+			}
+		}
+	case *types.Dict:
+		if d, ok := x.(*syntax.DictLit); ok {
+			for _, en := range d.Entries {
+				if en.Value != nil {
+					c.expectFn(en.Value, w.Value)
+				}
+			}
+		}
 	}
 }
 

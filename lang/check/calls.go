@@ -579,6 +579,9 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 // arguments against its parameters and, when the signature says, the
 // result. Nil when recv is no interface or does not declare the method.
 func (c *checker) interfaceCall(e *syntax.MethodCall, recv types.Type, args []types.Type) types.Type {
+	if tp, ok := recv.(*types.TypeParam); ok {
+		recv = c.boundDeclaring(tp, e.Name)
+	}
 	n, ok := types.Underlying(recv).(*types.Named)
 	if !ok || n.Decl.Kind != types.InterfaceDecl || e.Optional || hasSpread(e.Args) {
 		return nil
@@ -600,6 +603,27 @@ func (c *checker) interfaceCall(e *syntax.MethodCall, recv types.Type, args []ty
 		return sig.Return
 	}
 	return types.Any
+}
+
+// boundDeclaring is the interface bounding tp (`T: Repository`, `where
+// T: A + B`) that declares method name, so that a call on a value of
+// type T is checked and typed as on a value of that interface: the
+// bound is all the program knows T has (docs/spec/newer.md §3.6, §3.9).
+// Nil when no visible bound declares it.
+func (c *checker) boundDeclaring(tp *types.TypeParam, name string) types.Type {
+	for i, b := range tp.Bounds {
+		d := c.env.Lookup(b)
+		if i < len(tp.Interfaces) && tp.Interfaces[i] != nil {
+			d = tp.Interfaces[i]
+		}
+		if d == nil || d.Kind != types.InterfaceDecl {
+			continue
+		}
+		if _, ok := d.Method(name); ok {
+			return &types.Named{Decl: d}
+		}
+	}
+	return nil
 }
 
 // instanceMethod is the signature of impl method sig called on a value of
@@ -811,12 +835,13 @@ func arityText(min, max, n int) string {
 	return fmt.Sprintf("%d-%d arguments", min, max)
 }
 
-// inferredTwice reports whether more than one parameter of sig is written
-// as the bare type parameter tp, so that its binding may be a join.
+// inferredTwice reports whether more than one parameter of sig mentions
+// the type parameter tp (`a: T, b: T`, or `o: Option<T>, fallback: T`),
+// so that its binding may be a join of what the arguments give it.
 func inferredTwice(sig *types.Func, tp *types.TypeParam) bool {
 	n := 0
 	for _, p := range sig.Params {
-		if p.Type == tp && !p.Rest {
+		if !p.Rest && anyPart(p.Type, func(t types.Type) bool { return t == tp }) {
 			n++
 		}
 	}

@@ -869,17 +869,39 @@ func (c *checker) mismatch(at syntax.Expr, context string, want, found types.Typ
 // visible impl is given the benefit of the doubt; one of this file without
 // impl blocks has no methods.
 func (c *checker) ifaceWhy(src, dst types.Type) string {
+	return c.ifaceWhyAt(src, dst, 0)
+}
+
+// ifaceWhyAt is ifaceWhy at a nesting depth, which ends the walk of a
+// recursive alias (`type Json = … | list<Json>`).
+func (c *checker) ifaceWhyAt(src, dst types.Type, depth int) string {
+	if depth > 8 {
+		return ""
+	}
+	depth++
 	switch d := types.Underlying(dst).(type) {
 	case *types.List:
 		if s, ok := types.Underlying(src).(*types.List); ok {
-			return c.ifaceWhy(s.Elem, d.Elem)
+			return c.ifaceWhyAt(s.Elem, d.Elem, depth)
 		}
 		return ""
+	}
+	if u, ok := types.Underlying(src).(*types.Union); ok && isInterface(dst) {
+		// `[Trim {}, Upper {}]` is a list<Trim | Upper>: the first
+		// member that does not fit explains the mismatch
+		for _, m := range u.Types {
+			if why := c.ifaceWhyAt(m, dst, depth); why != "" {
+				return why
+			}
+		}
+		return ""
+	}
+	switch d := types.Underlying(dst).(type) {
 	case *types.Union:
 		// `I?`, `I | string`: one member accepting the value is enough
 		why := ""
 		for _, m := range d.Types {
-			w := c.ifaceWhy(src, m)
+			w := c.ifaceWhyAt(src, m, depth)
 			if w == "" && types.AssignableTo(src, m) {
 				return ""
 			}
@@ -901,6 +923,12 @@ func (c *checker) ifaceWhy(src, dst types.Type) string {
 		return fmt.Sprintf("Type '%s' does not satisfy interface '%s': %s", s.Decl.Name, d.Decl.Name, why)
 	}
 	return ""
+}
+
+// isInterface reports whether t is an interface type.
+func isInterface(t types.Type) bool {
+	n, ok := types.Underlying(t).(*types.Named)
+	return ok && n.Decl.Kind == types.InterfaceDecl
 }
 
 // ifaceDetail appends the reason a struct does not satisfy an interface

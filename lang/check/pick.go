@@ -334,9 +334,13 @@ func (c *checker) hasConstKeys(x syntax.Expr) bool {
 }
 
 // shapePath reports a path whose shape the program stated: rooted at an
-// annotated binding or parameter, or at a `pick` projection.
+// annotated binding or parameter, at a call of a function declared to
+// return it, or at a `pick` projection.
 func (c *checker) shapePath(x syntax.Expr) bool {
 	if c.declaredPath(x) {
+		return true
+	}
+	if t := c.quietType(x); t != nil && c.declaredShape(x, t) {
 		return true
 	}
 	if call, ok := x.(*syntax.CallExpr); ok {

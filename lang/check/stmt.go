@@ -185,7 +185,13 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		c.attrs(s.Attrs, false)
 		var self types.Type = types.Any
 		if d := c.env.Lookup(s.Name); d != nil && d.Kind == types.StructDecl {
-			self = &types.Named{Decl: d}
+			// a generic struct's own parameters stand for its type
+			// arguments: `self.items` of `Stack<T>` is a `list<T>`
+			args := make([]types.Type, len(d.TypeParams))
+			for i, tp := range d.TypeParams {
+				args[i] = tp
+			}
+			self = &types.Named{Decl: d, Args: args}
 		}
 		c.implAssocTypes(s)
 		c.duplicateMembers(s)
@@ -347,7 +353,7 @@ func (c *checker) let(s *syntax.LetStmt) {
 		} else if s.Kind == syntax.BindConst {
 			// a const holding a declared `T?` result is watched by nil
 			// safety like a let (docs/spec/newer.md §3.5)
-			v = &variable{t: vt, annotated: c.declaredCopy(s.Value, vt)}
+			v = &variable{t: vt, annotated: c.declaredCopy(s.Value, vt) || c.declaredShape(s.Value, vt)}
 		} else if vt == types.Nil {
 			v = &variable{t: types.Any, checked: true, nilInit: true}
 		} else {
@@ -376,10 +382,24 @@ func (c *checker) let(s *syntax.LetStmt) {
 				// type (`let shapes = [Shape.Dot]` is a list<Shape>)
 				v.t = types.Widen(l)
 			}
-			if n, ok := vt.(*types.Named); ok && n.Decl.Kind == types.StructDecl && len(n.Args) > 0 && kept {
-				// a generic struct value keeps its type arguments while
-				// the binding keeps it (`let b = Box {v: 1}`: `b.get()`
-				// of `fn get(self) -> T` is an int)
+			if n, ok := types.RemoveNil(vt).(*types.Named); ok && (n.Decl.Kind == types.StructDecl || n.Decl.Kind == types.EnumDecl) && len(n.Args) > 0 && kept {
+				// a generic struct or enum value keeps its type arguments
+				// while the binding keeps it (`let b = Box {v: 1}`:
+				// `b.get()` of `fn get(self) -> T` is an int; `let o =
+				// find(1)` an `Option<string>`), also when it may be nil
+				// (`Entry<string>?`)
+				v.t = vt
+			}
+			if kept && c.declaredShape(s.Value, vt) {
+				// the record a function declares it returns keeps its
+				// fields, as stated as an annotation's, while the binding
+				// keeps it (docs/spec/newer.md §3.6)
+				v.t, v.annotated = vt, true
+			}
+			if v.annotated && kept && types.RemoveNil(vt) != vt {
+				// a copy of a declared `T?` (`let geo = p.address?.geo`)
+				// is that type, named as declared (`Geo?`), while the
+				// binding keeps it
 				v.t = vt
 			}
 			if sh, ok := vt.(*types.Shape); ok && !sh.Open && (!isDictLit(s.Value) || spreadsRecords(s.Value)) {
@@ -494,11 +514,39 @@ func (c *checker) declaredCopy(x syntax.Expr, t types.Type) bool {
 	return c.declaredNilable(x, t) || t == types.Unknown && c.declaredPath(x)
 }
 
+// declaredShape reports a call of a function of this file declared to
+// return a closed shape (`fn load() -> {name: string}`): its fields are as
+// stated as an annotated binding's, so a field it lacks is an error
+// through the call or a binding it initialises (docs/spec/newer.md §3.6).
+func (c *checker) declaredShape(x syntax.Expr, t types.Type) bool {
+	sh, ok := types.Underlying(t).(*types.Shape)
+	if !ok || sh.Open || len(sh.Fields) == 0 {
+		return false
+	}
+	if n, ok := t.(*types.Named); ok && n.Decl.Origin != c.file.Path {
+		return false // a module's alias may list only the fields its callers need
+	}
+	// a function of this file, generic ones included (`-> {top: T?,
+	// rest: Heap<T>}`: the fields are the declared ones, their types
+	// instantiated)
+	call, ok := x.(*syntax.CallExpr)
+	if !ok {
+		return false
+	}
+	fn := c.fileFnCalled(call)
+	if fn == nil || fn.Return == nil {
+		return false
+	}
+	ret, ok := types.Underlying(c.sig(fn).Return).(*types.Shape)
+	return ok && !ret.Open && ret.Row == nil
+}
+
 // declaredCall reports a call whose type is the result the program
 // declared: a function of this file or one an import binds, named
 // directly or as a namespace member (not generic, whose instantiation the
 // checker infers, nor one of a name declared twice), or a method of a
-// known struct's impl. Its `T?` or union result is as stated as an
+// known struct's impl or of an interface (a value of the interface type,
+// or of a type parameter it bounds). Its `T?` or union result is as stated as an
 // annotated binding's type.
 func (c *checker) declaredCall(x syntax.Expr) bool {
 	if f := c.importedCall(x); f != nil {
@@ -512,8 +560,12 @@ func (c *checker) declaredCall(x syntax.Expr) bool {
 		if call.Optional {
 			return false
 		}
-		n, ok := types.Underlying(c.quietType(call.X)).(*types.Named)
-		if !ok || n.Decl.Kind != types.StructDecl || len(n.Decl.TypeParams) > 0 {
+		recv := c.quietType(call.X)
+		if tp, ok := recv.(*types.TypeParam); ok {
+			recv = c.boundDeclaring(tp, call.Name) // the bound's signature is the declared one
+		}
+		n, ok := types.Underlying(recv).(*types.Named)
+		if !ok || n.Decl.Kind != types.StructDecl && n.Decl.Kind != types.InterfaceDecl || len(n.Decl.TypeParams) > 0 {
 			return false
 		}
 		m, ok := n.Decl.Method(call.Name)
