@@ -328,8 +328,25 @@ func (p *printer) dict(openAt syntax.Pos, entries []*syntax.DictEntry) doc {
 		e := e
 		elems[i] = elem{e.At, func() doc { return p.entry(e) }}
 	}
-	expand := len(entries) > 0 && entries[0].At.Line > openAt.Line
+	expand := len(entries) > 0 && (entries[0].At.Line > openAt.Line || p.pendingMultilineComment(openAt))
 	return p.seq("{", elems, "}", p.closing(openAt), expand)
+}
+
+// pendingMultilineComment reports whether a comment not yet printed, and
+// written before pos, spans lines. Before the `{` of a struct literal
+// (`P /* a` … `b */{ x: 1 }`) it is printed after the `{`, where its line
+// break would make the next run see a broken literal: broken now, the
+// formatting is idempotent.
+func (p *printer) pendingMultilineComment(pos syntax.Pos) bool {
+	for _, c := range p.comments[p.next:] {
+		if !c.tok.Pos.Before(pos) {
+			break
+		}
+		if strings.Contains(c.tok.Text, "\n") {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *printer) entry(e *syntax.DictEntry) doc {
