@@ -435,6 +435,11 @@ func (p *printer) encloses(i int, x syntax.Expr) bool {
 	if postfixForm(x) && p.postfixAfter(c) {
 		return false
 	}
+	// A call's `(` encloses its last argument and the trailing comma
+	// after it (`f(a,` … `)`): not x alone.
+	if j := p.tokenBefore(p.toks[c].Pos); j >= 0 && p.toks[j].Kind == syntax.TokPunct && p.toks[j].Text == "," {
+		return false
+	}
 	return lastPos(x).Before(p.toks[c].Pos)
 }
 
