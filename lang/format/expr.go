@@ -953,9 +953,12 @@ func (p *printer) args(args []syntax.Expr, paren syntax.Pos) doc {
 		closeAt = syntax.Pos{}
 	}
 	elems := p.exprElems(args)
-	if n := len(args); n > 0 && closeAt.IsValid() && !p.hasComments(paren, closeAt) && hugs(args) {
+	if n := len(args); n > 0 && closeAt.IsValid() && !p.hasComments(paren, closeAt) && !p.breakingCommentBefore(syntax.ExprStart(args[0])) && hugs(args) {
 		// f(a, [ … ]) and f({ x -> … }): the last argument opens on the
-		// call's line and only it breaks.
+		// call's line and only it breaks. Not after a comment that ends
+		// its line written before the `(` (`a.// c` then `f(x, { … })`):
+		// printed after the `(`, it would leave the arguments unindented
+		// on the next line, and the next run would break them.
 		var d concat
 		d = append(d, text("("))
 		for i, a := range args {
