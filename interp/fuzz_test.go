@@ -1,14 +1,15 @@
 package interp
 
 import (
-	"io"
+	"bytes"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/harnlang/harn/vm"
 )
 
 // FuzzRun parses, checks, compiles and runs arbitrary programs: any input
@@ -21,19 +22,63 @@ func FuzzRun(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
-		s := NewSession(Options{Stdout: io.Discard, Stderr: io.Discard, Stdin: strings.NewReader("")})
+		var out internalErrorWatch
+		s := NewSession(Options{Stdout: &out, Stderr: &out, Stdin: strings.NewReader("")})
 		m, err := s.Compile("fuzz.harn", []byte(src))
 		if err != nil {
+			if strings.Contains(err.Error(), internalError) {
+				t.Fatalf("compiling: %v", err)
+			}
 			return
 		}
 		timer := time.AfterFunc(200*time.Millisecond, s.VM.Interrupt)
 		defer timer.Stop()
-		_, err = s.Run(m)
-		if e, ok := err.(*vm.Error); ok && e.Kind == vm.KindExit {
-			return
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			if _, err := s.Run(m); err != nil && strings.Contains(err.Error(), internalError) {
+				out.seen.Store(true)
+			}
+		}()
+		select {
+		case <-done:
+			if out.seen.Load() {
+				t.Fatalf("the run reported an %s (a recovered Go panic)", internalError)
+			}
+		case <-time.After(fuzzHangLimit):
+			buf := make([]byte, 1<<20)
+			t.Fatalf("still running %v after the interrupt:\n%s", fuzzHangLimit, buf[:runtime.Stack(buf, true)])
 		}
 	})
 }
+
+// internalError is the text of a Go panic that the VM recovered in a
+// builtin (vm.recoverNative): still a bug, though the process goes on.
+const internalError = "internal error"
+
+// internalErrorWatch discards what a fuzzed program prints, noting whether
+// it contained internalError (a program may catch the error and print it).
+type internalErrorWatch struct {
+	mu   sync.Mutex
+	tail []byte
+	seen atomic.Bool
+}
+
+func (w *internalErrorWatch) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	buf := append(w.tail, p...)
+	if bytes.Contains(buf, []byte(internalError)) {
+		w.seen.Store(true)
+	}
+	keep := min(len(buf), len(internalError)-1)
+	w.tail = append(w.tail[:0], buf[len(buf)-keep:]...)
+	return len(p), nil
+}
+
+// fuzzHangLimit is how long a run may go on after its interrupt before
+// FuzzRun reports it as a hang (a loop that never checks for Ctrl-C).
+const fuzzHangLimit = 5 * time.Second
 
 // fuzzSeeds returns the conformance programs as seeds.
 func fuzzSeeds(f *testing.F) []string {

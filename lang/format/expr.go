@@ -328,8 +328,25 @@ func (p *printer) dict(openAt syntax.Pos, entries []*syntax.DictEntry) doc {
 		e := e
 		elems[i] = elem{e.At, func() doc { return p.entry(e) }}
 	}
-	expand := len(entries) > 0 && entries[0].At.Line > openAt.Line
+	expand := len(entries) > 0 && (entries[0].At.Line > openAt.Line || p.pendingMultilineComment(openAt))
 	return p.seq("{", elems, "}", p.closing(openAt), expand)
+}
+
+// pendingMultilineComment reports whether a comment not yet printed, and
+// written before pos, spans lines. Before the `{` of a struct literal
+// (`P /* a` … `b */{ x: 1 }`) it is printed after the `{`, where its line
+// break would make the next run see a broken literal: broken now, the
+// formatting is idempotent.
+func (p *printer) pendingMultilineComment(pos syntax.Pos) bool {
+	for _, c := range p.comments[p.next:] {
+		if !c.tok.Pos.Before(pos) {
+			break
+		}
+		if strings.Contains(c.tok.Text, "\n") {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *printer) entry(e *syntax.DictEntry) doc {
@@ -416,6 +433,11 @@ func (p *printer) encloses(i int, x syntax.Expr) bool {
 		return false
 	}
 	if postfixForm(x) && p.postfixAfter(c) {
+		return false
+	}
+	// A call's `(` encloses its last argument and the trailing comma
+	// after it (`f(a,` … `)`): not x alone.
+	if j := p.tokenBefore(p.toks[c].Pos); j >= 0 && p.toks[j].Kind == syntax.TokPunct && p.toks[j].Text == "," {
 		return false
 	}
 	return lastPos(x).Before(p.toks[c].Pos)
@@ -931,9 +953,12 @@ func (p *printer) args(args []syntax.Expr, paren syntax.Pos) doc {
 		closeAt = syntax.Pos{}
 	}
 	elems := p.exprElems(args)
-	if n := len(args); n > 0 && closeAt.IsValid() && !p.hasComments(paren, closeAt) && hugs(args) {
+	if n := len(args); n > 0 && closeAt.IsValid() && !p.hasComments(paren, closeAt) && !p.breakingCommentBefore(syntax.ExprStart(args[0])) && hugs(args) {
 		// f(a, [ … ]) and f({ x -> … }): the last argument opens on the
-		// call's line and only it breaks.
+		// call's line and only it breaks. Not after a comment that ends
+		// its line written before the `(` (`a.// c` then `f(x, { … })`):
+		// printed after the `(`, it would leave the arguments unindented
+		// on the next line, and the next run would break them.
 		var d concat
 		d = append(d, text("("))
 		for i, a := range args {

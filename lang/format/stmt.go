@@ -396,6 +396,13 @@ func (p *printer) description(open syntax.Pos) string {
 	return ""
 }
 
+// commentPendingBefore reports whether a comment written before pos is
+// not yet printed: one before a declaration's `{` (`struct P /* c */{ x:
+// int }`) is printed inside the braces, which the next run keeps broken.
+func (p *printer) commentPendingBefore(pos syntax.Pos) bool {
+	return p.next < len(p.comments) && p.comments[p.next].tok.Pos.Before(pos)
+}
+
 // members prints `{ members }`: one per line when written on several lines
 // or too long, else `{ a, b }`. A one-line body that does not fit breaks
 // into the layout of one written on several lines, without commas, so that
@@ -409,7 +416,7 @@ func (p *printer) members(openAt syntax.Pos, items []item) doc {
 		return text("{}")
 	}
 	p.setEnds(items, end)
-	if items[0].start.Line == openAt.Line && end.Line == openAt.Line && !p.hasComments(openAt, end) {
+	if items[0].start.Line == openAt.Line && end.Line == openAt.Line && !p.hasComments(openAt, end) && !p.commentPendingBefore(openAt) {
 		var flatDoc concat
 		for i, it := range items {
 			if i > 0 {
