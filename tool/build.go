@@ -221,11 +221,7 @@ func RegistryFrom(defs, options vm.Value, cache *Cache) (*vm.Dict, error) {
 			case "cli":
 				cli = v
 			default:
-				hint := ""
-				if near := diag.Suggest(k, []string{"info", "components", "cli"}); near != "" {
-					hint = fmt.Sprintf(" (did you mean %q?)", near)
-				}
-				return nil, fmt.Errorf("tool_registry_from: options contains unknown key %q%s", k, hint)
+				return nil, fmt.Errorf("tool_registry_from: options contains unknown key %q%s", k, diag.DidYouMean(k, []string{"info", "components", "cli"}))
 			}
 		}
 	}

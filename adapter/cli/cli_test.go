@@ -393,6 +393,28 @@ func TestEnumHintNamesEveryValue(t *testing.T) {
 	}
 }
 
+// TestEnumHintNamesTheEmptyString: an admitted empty string is named as
+// typed (two single quotes), not left out of the hint.
+func TestEnumHintNamesTheEmptyString(t *testing.T) {
+	defs := `[{"name": "pick", "inputSchema": {"type": "object", "properties": {
+	  "blank": {"type": "string", "const": ""},
+	  "opt": {"type": "string", "enum": ["", "auto"]}}}}]`
+	p := program(t, defs, "")
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"pick", "--blank", "y"}, "hint: --blank must be ''\n"},
+		{[]string{"pick", "--opt", "y"}, "hint: --opt must be one of: '', auto\n"},
+	}
+	for _, c := range cases {
+		r := p.try("", c.args...)
+		if r.status != 1 || r.called || !strings.HasSuffix(r.stderr, c.want) {
+			t.Errorf("%q: %d %q, want the hint %q", c.args, r.status, r.stderr, c.want)
+		}
+	}
+}
+
 // TestRuleHintsStateTheRule: the hint of a failed bound states it (help
 // does not show it), a count of 1 with its noun in the singular.
 func TestRuleHintsStateTheRule(t *testing.T) {

@@ -166,9 +166,9 @@ func (m *compModel) fish() string {
 		w("    contains -- (commandline -opc)[-1] $argv[2..-1]\nend\n\n")
 	}
 
+	fresh := "__harn_" + m.ident + "_fresh"
 	for _, n := range m.nodes {
 		cond := fishQuote(at + " " + n.id)
-		fresh := "__harn_" + m.ident + "_fresh"
 		w("# %s\n", m.label(n))
 		if len(n.opts) > 0 {
 			// fish declares --x as -l x: name the options as typed too

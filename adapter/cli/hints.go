@@ -120,9 +120,13 @@ func hintFor(a *tool.CLIArg, keyword string, input *jsonv.Object, inner bool) st
 	case "required":
 		return "hint: " + name + " is required"
 	case "enum", "const":
-		allowed := a.EnumWords
+		words := a.EnumWords
 		if keyword == "const" {
-			allowed = a.ConstWords
+			words = a.ConstWords
+		}
+		allowed := make([]string, len(words))
+		for i, w := range words {
+			allowed[i] = shownWord(w)
 		}
 		if len(allowed) == 1 {
 			return "hint: " + name + " must be " + allowed[0]
@@ -154,6 +158,15 @@ func hintFor(a *tool.CLIArg, keyword string, input *jsonv.Object, inner bool) st
 		return "hint: " + name + " " + rule
 	}
 	return "hint: " + name + " failed the schema's " + keyword + " rule (see --help)"
+}
+
+// shownWord is an admitted value as a hint names it: as typed, the
+// empty string as the shell spells it, two single quotes.
+func shownWord(w string) string {
+	if w == "" {
+		return "''"
+	}
+	return w
 }
 
 // similarEnumValue is the enum value closest to the string the input

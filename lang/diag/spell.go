@@ -1,6 +1,19 @@
 package diag
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
+
+// DidYouMean is ` (did you mean "x"?)` for the candidate closest to
+// name (Suggest), or "": the one wording of a suggestion for a misspelt
+// key, option or name.
+func DidYouMean(name string, candidates []string) string {
+	if s := Suggest(name, candidates); s != "" {
+		return fmt.Sprintf(" (did you mean %q?)", s)
+	}
+	return ""
+}
 
 // Suggest returns the closest candidate to name by the rule of
 // docs/spec/language.md §3.2, or "" when none is close enough:

@@ -36,14 +36,10 @@ func Shown(v vm.Value) string {
 	return v.Type()
 }
 
-// DidYouMean is ` (did you mean "x"?)` for the candidate closest to
-// name, or "": the one wording of a suggestion for a misspelt key,
-// option or name.
+// DidYouMean is lang/diag.DidYouMean: ` (did you mean "x"?)` for the
+// candidate closest to name, or "".
 func DidYouMean(name string, candidates []string) string {
-	if s := diag.Suggest(name, candidates); s != "" {
-		return fmt.Sprintf(" (did you mean %q?)", s)
-	}
-	return ""
+	return diag.DidYouMean(name, candidates)
 }
 
 // List wraps items (which the caller must not touch afterwards); an empty
