@@ -113,7 +113,12 @@ func (c *checker) duplicateMembers(s syntax.Stmt) {
 		for _, v := range d.Variants {
 			names = names[:0]
 			for _, p := range v.Params {
-				names = append(names, named{p.Name, p.At})
+				// an unannotated payload written Rust-style names its
+				// type (`Rect(float, float)`): positional, so a repeat
+				// is no clash (the April checker accepted it)
+				if p.Type != nil {
+					names = append(names, named{p.Name, p.At})
+				}
 			}
 			c.declaredTwice("field", "variant `"+d.Name+"."+v.Name+"`", names)
 		}
