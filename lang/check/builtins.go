@@ -616,7 +616,7 @@ func (c *checker) noMethod(e *syntax.MethodCall, typeName string, names []string
 	s := diag.Suggest(e.Name, names)
 	switch {
 	case (typeName == "string" || typeName == "list") && s != "len" &&
-		(lengthName(e.Name) || s == "" && lengthLike(e.Name)):
+		(lengthName(e.Name) || s == "" && lengthSlip(e.Name)):
 		help = lengthHelp // `xs.len()`, `xs.size()`, `s.lenght()`: not `min` or `slice`
 	case s != "":
 		help = "did you mean `" + s + "`?"
@@ -634,9 +634,9 @@ func lengthName(name string) bool {
 	return name == "len" || name == "length" || name == "size"
 }
 
-// lengthLike reports whether name is such a name or a slip for one.
-func lengthLike(name string) bool {
-	return lengthName(name) || diag.Suggest(name, []string{"length", "size"}) != ""
+// lengthSlip reports whether name is a slip for such a name (`lenght`).
+func lengthSlip(name string) bool {
+	return diag.Suggest(name, []string{"length", "size"}) != ""
 }
 
 // methodKind is the run-time kind (a type_of name) of every value of type

@@ -623,13 +623,10 @@ func (c *checker) stringProperty(pos syntax.Pos, name string) types.Type {
 // seldom what the program meant (`s.length`).
 func (c *checker) noProperty(pos syntax.Pos, name, kind string, props []string) {
 	help := ""
-	switch name {
-	case "length", "size", "len":
+	if lengthName(name) {
 		help = lengthHelp
-	default:
-		if s := diag.Suggest(name, props); s != "" {
-			help = "did you mean `" + s + "`?"
-		}
+	} else if s := diag.Suggest(name, props); s != "" {
+		help = "did you mean `" + s + "`?"
 	}
 	c.report(diag.SevWarning, pos, "", help, "`"+name+"` is not a property of "+kind+"; it reads nil")
 }

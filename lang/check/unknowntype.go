@@ -41,7 +41,7 @@ func (c *checker) unknownTypes(t syntax.TypeExpr, scope []string) {
 
 // typeNameCandidates lists the type names a misspelt one may have meant.
 func (c *checker) typeNameCandidates() []string {
-	names := append(types.BuiltinTypeNames(), types.HandleNames()...) // `Harnes` → `Harness`
+	names := types.BuiltinTypeNames()
 	for _, d := range c.env.Decls() {
 		names = append(names, d.Name)
 	}

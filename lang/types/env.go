@@ -646,14 +646,17 @@ func IsBuiltinTypeName(name string) bool {
 	return basic || name == "number" || name == "Self" || builtinGenerics[name] != nil || IsHandleName(name)
 }
 
-// BuiltinTypeNames lists the names IsBuiltinTypeName accepts, but the
-// handles, for a "did you mean".
+// BuiltinTypeNames lists the names IsBuiltinTypeName accepts, for a
+// "did you mean" (`Strng` → `string`, `Harnes` → `Harness`).
 func BuiltinTypeNames() []string {
 	var out []string
 	for n := range basicByName {
 		out = append(out, n)
 	}
 	for n := range builtinGenerics {
+		out = append(out, n)
+	}
+	for n := range handleNames() {
 		out = append(out, n)
 	}
 	out = append(out, "number", "Self")

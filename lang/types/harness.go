@@ -72,16 +72,6 @@ func IsHandleName(name string) bool {
 	return ok
 }
 
-// HandleNames lists the handle type names: `Harness` and one per
-// capability (`HarnessFs`…).
-func HandleNames() []string {
-	out := []string{"Harness"}
-	for _, c := range Capabilities {
-		out = append(out, HandleName(c))
-	}
-	return out
-}
-
 // Capability returns the handle type of the root handle's field name.
 func Capability(name string) (*Handle, bool) {
 	for _, c := range Capabilities {
