@@ -24,6 +24,7 @@ func TestRustRegexError(t *testing.T) {
 		{"(?!x)", "", "    (?!x)\n    ^^^\nerror: look-around, including look-ahead and look-behind, is not supported"},
 		{"[z-a]", "", "    [z-a]\n     ^^^\nerror: invalid character class range, the start must be <= the end"},
 		{"x{3,1}", "", "    x{3,1}\n     ^^^^^\nerror: invalid repetition count range, the start must be <= the end"},
+		{"x{2000,1000}", "", "    x{2000,1000}\n     ^^^^^^^^^^^\nerror: invalid repetition count range, the start must be <= the end"},
 		{"(?z)", "", "    (?z)\n      ^\nerror: unrecognized flag"},
 		{`a\`, "", "    a\\\n     ^\nerror: incomplete escape sequence, reached end of pattern prematurely"},
 		{"(?P<>a)", "", "    (?P<>a)\n        ^\nerror: empty capture group name"},
