@@ -514,12 +514,12 @@ func binaryProperty(loose string) (runeSet, bool) {
 	notPattern := func(set runeSet) runeSet {
 		return set.minus(tablesSet(unicode.Pattern_Syntax, unicode.Pattern_White_Space))
 	}
-	idStart := tablesSet(append(letters, unicode.Nl, unicode.Other_ID_Start)...)
+	idStart := func() runeSet { return tablesSet(append(letters, unicode.Nl, unicode.Other_ID_Start)...) }
 	switch loose {
 	case "idstart", "ids", "xidstart", "xids":
-		return notPattern(idStart), true
+		return notPattern(idStart()), true
 	case "idcontinue", "idc", "xidcontinue", "xidc":
-		return notPattern(idStart.union(tablesSet(unicode.Mn, unicode.Mc, unicode.Nd, unicode.Pc, unicode.Other_ID_Continue))), true
+		return notPattern(idStart().union(tablesSet(unicode.Mn, unicode.Mc, unicode.Nd, unicode.Pc, unicode.Other_ID_Continue))), true
 	}
 	for name, t := range unicode.Properties {
 		if looseName(name) == loose {
