@@ -365,8 +365,7 @@ func scanPattern(p []rune, verbose bool) patternScan {
 			i = s.openClass(p, i)
 		case c == '(':
 			s.noteFlags(p, i)
-			open := string(p[i:])
-			mode, _ := s.modes[len(s.modes)-1].after(open[:groupOpenLen(open, 0)])
+			mode, _ := s.modes[len(s.modes)-1].after(groupOpening(p, i))
 			if flagsOnly(p, i) {
 				s.modes[len(s.modes)-1] = mode
 				i = indexFrom(p, i, ")")
@@ -465,6 +464,22 @@ func countedRepetition(p []rune, i int, empty bool) (int, spanError) {
 		return unclosed(m)
 	}
 	return m, spanError{}
+}
+
+// groupOpening is the text of the group opening at p[i], as
+// groupOpenLen measures it; only the opening is copied, so scanning a
+// pattern of many groups stays linear.
+func groupOpening(p []rune, i int) string {
+	end := i + 1
+	if i+1 < len(p) && p[i+1] == '?' {
+		for j := i + 2; j < len(p); j++ {
+			if p[j] == ':' || p[j] == ')' || p[j] == '>' {
+				end = j + 1
+				break
+			}
+		}
+	}
+	return string(p[i:end])
 }
 
 // rustOnlyError is the regex crate's error for a mistake Go's parser lets

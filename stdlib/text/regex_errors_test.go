@@ -2,7 +2,9 @@ package text
 
 import (
 	"regexp/syntax"
+	"strings"
 	"testing"
+	"time"
 )
 
 // A bad pattern is reported as Rust's regex crate reports it: the pattern,
@@ -72,5 +74,34 @@ func TestRustRegexErrorFallsBack(t *testing.T) {
 	}
 	if got := rustRegexError("x", false, &syntax.Error{Code: syntax.ErrLarge, Expr: "x"}); got != "" {
 		t.Errorf("ErrLarge: got %q", got)
+	}
+}
+
+// groupOpening reads a group's opening as groupOpenLen measures it.
+func TestGroupOpening(t *testing.T) {
+	for _, p := range []string{"(", "(a)", "(?", "(?i)a", "(?x-u:a)", "(?P<n>a)", "(?<n>a)", "(?:)", "(?i"} {
+		if got, want := groupOpening([]rune(p), 0), p[:groupOpenLen(p, 0)]; got != want {
+			t.Errorf("%q: got %q, want %q", p, got, want)
+		}
+	}
+}
+
+// A pattern of many groups compiles in linear time: scanning it does not
+// copy the rest of the pattern at each group (quadratic: seconds for
+// 10,000 groups).
+func TestManyGroupsCompileFast(t *testing.T) {
+	p := strings.Repeat("(?:a)", 40000)
+	done := make(chan error, 1)
+	go func() {
+		_, err := newHarnRegex(p, "")
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("compiling 40,000 groups took over 10s")
 	}
 }
