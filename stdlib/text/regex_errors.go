@@ -485,9 +485,9 @@ func groupOpening(p []rune, i int) string {
 // rustOnlyError is the regex crate's error for a mistake Go's parser lets
 // through (a malformed counted repetition, which Go reads as literal
 // text, a name or flag given twice, an escape Go reads otherwise), or "":
-// the first in the pattern, as the crate's parser stops there.
-func rustOnlyError(pattern string, verbose bool) string {
-	scan := scanPattern([]rune(pattern), verbose)
+// the first in the pattern, as the crate's parser stops there. scan is
+// scanPattern's reading of pattern.
+func rustOnlyError(pattern string, scan patternScan) string {
 	first, aux := spanError{}, -1
 	for _, c := range []struct {
 		bad spanError
@@ -505,9 +505,10 @@ func rustOnlyError(pattern string, verbose bool) string {
 
 // utf8Error is the crate's error for a pattern that parses but, in ASCII
 // mode (`(?-u)`), can match bytes that are not UTF-8: `.`, a negated
-// class, `\W`, `\xFF`. The crate's text regexes refuse those.
-func utf8Error(pattern string, verbose bool) string {
-	bad := scanPattern([]rune(pattern), verbose).badUTF8
+// class, `\W`, `\xFF`. The crate's text regexes refuse those. scan is
+// scanPattern's reading of pattern.
+func utf8Error(pattern string, scan patternScan) string {
+	bad := scan.badUTF8
 	if bad.msg == "" {
 		return ""
 	}
