@@ -128,6 +128,11 @@ func (s *patternScan) noteEscape(p []rune, i int) int {
 		if bad.msg == "" && !s.unicodeMode() && i+3 < len(p) && p[i+2] != '{' && isHexRune(p[i+2]) && p[i+2] >= '8' {
 			s.noteUTF8(spanError{i, i + 4, "pattern can match invalid UTF-8"})
 		}
+	case 'u', 'U':
+		// the braced forms are \x{…} to the crate (and to translateRegex)
+		if i+2 < len(p) && p[i+2] == '{' {
+			bad = hexEscapeError(p, i)
+		}
 	case 'D', 'W', 'S':
 		if !s.unicodeMode() {
 			s.noteUTF8(spanError{i, i + 2, "pattern can match invalid UTF-8"})
@@ -139,8 +144,9 @@ func (s *patternScan) noteEscape(p []rune, i int) int {
 	return end
 }
 
-// hexEscapeError is the crate's error for a bad `\x` escape at p[i]: a
-// digit that is not hex, or a braced value that is no Unicode scalar.
+// hexEscapeError is the crate's error for a bad `\x` escape at p[i] (or
+// a braced `\u{…}`, `\U{…}`): a digit that is not hex, or a braced value
+// that is no Unicode scalar.
 func hexEscapeError(p []rune, i int) spanError {
 	j := i + 2
 	if j >= len(p) {
