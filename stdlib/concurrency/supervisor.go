@@ -194,7 +194,7 @@ func supervisorStart(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		}
 		run, _ := d.Get("run")
 		if !run.IsValid() || !vm.IsCallable(run) {
-			return vm.Value{}, vm.Typef("supervisor_start: child %d needs a callable run, got %s", i, runGot(run))
+			return vm.Value{}, vm.Typef("supervisor_start: child %d needs a callable run, got %s", i, run.Type())
 		}
 		c := &supChild{name: lib.TextOr(vm.Args{lib.Get(d, "name")}, 0, ""), restart: "transient", run: run}
 		if c.name == "" || c.name == "nil" {
@@ -216,15 +216,6 @@ func supervisorStart(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		s.launch(c, "started")
 	}
 	return vm.Of(s), nil
-}
-
-// runGot names what a child's run was when it is not callable: its type,
-// nil when the dict has no run (as reading the missing key gives).
-func runGot(run vm.Value) string {
-	if !run.IsValid() {
-		return "nil"
-	}
-	return run.Type()
 }
 
 func itoa(i int) string { return vm.ToDisplay(vm.IntOf(int64(i))) }

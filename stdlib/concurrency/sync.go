@@ -576,8 +576,6 @@ func (reg *syncRegistry) hold(th *vm.Thread, p *Permit) {
 	reg.held[th] = append(reg.held[th], p)
 }
 
-// acquire waits for a permit of kind:key; nil when the timeout opts
-// gives (acquireTimeout) passes first.
 // lockKey is the key of a sync_* acquire: any value but nil, named by its
 // display form. A missing or nil key would lock the key "nil" that every
 // other such mistake shares.
@@ -606,6 +604,8 @@ func choiceGot(a vm.Args, i int) string {
 	return a.At(i).Type()
 }
 
+// acquire waits for a permit of kind:key; nil when the timeout opts
+// gives (acquireTimeout) passes first.
 func acquire(th *vm.Thread, name, kind, key string, capacity int, mode lockMode, opts vm.Value) (vm.Value, error) {
 	timeout, err := acquireTimeout(name, opts)
 	if err != nil {

@@ -199,10 +199,11 @@ func yamlAt(line, col int) string {
 	return fmt.Sprintf(" at line %d column %d", line, col)
 }
 
-// decodeOneYAML parses the first document of text and reports whether
-// another follows it.
+// errYAMLNoDocument is the error of a text with no YAML document.
 var errYAMLNoDocument = errors.New("EOF while parsing a value")
 
+// decodeOneYAML parses the first document of text and reports whether
+// another follows it.
 func decodeOneYAML(text string) (yaml.Node, bool, error) {
 	var doc yaml.Node
 	dec := yaml.NewDecoder(strings.NewReader(text))

@@ -380,15 +380,27 @@ func (sc *tomlScanner) scalar() *tomlStop {
 		sc.i = end
 		return nil
 	}
-	for ; end > sc.i; end-- {
+	// The whole run first; then its starts from the longest, but none
+	// past tomlMaxScalarPrefix bytes: each try decodes the start again,
+	// so trying every start of a long run would take quadratic time.
+	for try := end; try > sc.i; try-- {
 		var m map[string]any
-		if toml.Unmarshal([]byte("v = "+sc.s[sc.i:end]), &m) == nil {
-			sc.i = end
+		if toml.Unmarshal([]byte("v = "+sc.s[sc.i:try]), &m) == nil {
+			sc.i = try
 			return nil
+		}
+		if try == end {
+			try = min(end, sc.i+tomlMaxScalarPrefix+1)
 		}
 	}
 	return &tomlStop{off: sc.i}
 }
+
+// tomlMaxScalarPrefix is the longest start of a scalar run that scalar
+// tries as a value of its own when the whole run is not one; a longer
+// valid value (a float of hundreds of digits) with junk after it is
+// reported where it starts.
+const tomlMaxScalarPrefix = 256
 
 func isTOMLScalarByte(c byte) bool {
 	return isTOMLBareKeyByte(c) || c == '+' || c == '.' || c == ':'

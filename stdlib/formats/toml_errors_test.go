@@ -4,6 +4,7 @@ import (
 	"math/rand"
 	"strings"
 	"testing"
+	"time"
 
 	toml "github.com/pelletier/go-toml/v2"
 )
@@ -80,5 +81,26 @@ func TestTOMLCrateRefuses(t *testing.T) {
 		if msg := tomlCrateRefuses(doc); msg != "" {
 			t.Errorf("%q: refused:\n%s", doc, msg)
 		}
+	}
+}
+
+// A long run of scalar characters that is no value is worded in linear
+// time: scalar does not decode every start of the run.
+func TestTOMLCrateErrorLongScalar(t *testing.T) {
+	doc := "a = " + strings.Repeat("1", 200000)
+	var m map[string]any
+	err := toml.Unmarshal([]byte(doc), &m)
+	if err == nil {
+		t.Fatal("go-toml read a 200000-digit integer")
+	}
+	done := make(chan string, 1)
+	go func() { done <- tomlCrateError(doc, err) }()
+	select {
+	case got := <-done:
+		if !strings.Contains(got, "TOML parse error at line 1, column 24\n") {
+			t.Errorf("got %.80q", got)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("wording the error of a long scalar took over 10s")
 	}
 }

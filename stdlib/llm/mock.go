@@ -130,7 +130,7 @@ func readMock(v vm.Value) (*mockResp, error) {
 				}
 			}
 		}
-		calls, err := readToolCalls("llm_mock: tool_calls", x, nil)
+		calls, err := readToolCalls("llm_mock: tool_calls", x)
 		if err != nil {
 			return nil, err
 		}

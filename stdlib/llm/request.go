@@ -358,7 +358,7 @@ func readMessage(th *vm.Thread, fn string, i int, v vm.Value) (message, error) {
 	}
 	m.IsError = m.Role == "tool" && get("is_error").Truth()
 	if tc := get("tool_calls"); !tc.IsNil() {
-		calls, err := readToolCalls(fn+": options.messages["+fmt.Sprint(i)+"].tool_calls", tc, nil)
+		calls, err := readToolCalls(fn+": options.messages["+fmt.Sprint(i)+"].tool_calls", tc)
 		if err != nil {
 			return message{}, err
 		}
@@ -401,8 +401,8 @@ func ResultText(v vm.Value, portable any) string {
 }
 
 // readToolCalls reads [{id?, name, arguments}] (from a mock or from a
-// conversation). nextID numbers calls without an id (nil: keep "").
-func readToolCalls(where string, v vm.Value, nextID func() string) ([]toolCall, error) {
+// conversation); a call without an id keeps "".
+func readToolCalls(where string, v vm.Value) ([]toolCall, error) {
 	l, ok := v.AsList()
 	if !ok {
 		return nil, vm.Throwf("%s must be a list, got %s", where, v.Type())
@@ -420,8 +420,6 @@ func readToolCalls(where string, v vm.Value, nextID func() string) ([]toolCall, 
 		c := toolCall{Name: name, Args: map[string]any{}}
 		if id, ok := d.Get("id"); ok && !id.IsNil() {
 			c.ID = vm.ToDisplay(id)
-		} else if nextID != nil {
-			c.ID = nextID()
 		}
 		if args.IsValid() && !args.IsNil() {
 			if s, isStr := args.AsString(); isStr {

@@ -219,7 +219,8 @@ func newHarnRegex(pattern, flags string) (*harnRegex, error) {
 			}
 		}
 	}
-	if msg := rustOnlyError(written, verbose); msg != "" {
+	scan := scanPattern([]rune(written), verbose)
+	if msg := rustOnlyError(written, scan); msg != "" {
 		return nil, &regexError{msg}
 	}
 	translated, boundary := translateRegex(pattern, regexFlags{
@@ -239,7 +240,7 @@ func newHarnRegex(pattern, flags string) (*harnRegex, error) {
 	if err != nil {
 		return nil, err
 	}
-	if msg := utf8Error(written, verbose); msg != "" {
+	if msg := utf8Error(written, scan); msg != "" {
 		return nil, &regexError{msg}
 	}
 	names := parsed.CapNames()

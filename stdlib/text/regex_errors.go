@@ -128,6 +128,11 @@ func (s *patternScan) noteEscape(p []rune, i int) int {
 		if bad.msg == "" && !s.unicodeMode() && i+3 < len(p) && p[i+2] != '{' && isHexRune(p[i+2]) && p[i+2] >= '8' {
 			s.noteUTF8(spanError{i, i + 4, "pattern can match invalid UTF-8"})
 		}
+	case 'u', 'U':
+		// the braced forms are \x{…} to the crate (and to translateRegex)
+		if i+2 < len(p) && p[i+2] == '{' {
+			bad = hexEscapeError(p, i)
+		}
 	case 'D', 'W', 'S':
 		if !s.unicodeMode() {
 			s.noteUTF8(spanError{i, i + 2, "pattern can match invalid UTF-8"})
@@ -139,8 +144,9 @@ func (s *patternScan) noteEscape(p []rune, i int) int {
 	return end
 }
 
-// hexEscapeError is the crate's error for a bad `\x` escape at p[i]: a
-// digit that is not hex, or a braced value that is no Unicode scalar.
+// hexEscapeError is the crate's error for a bad `\x` escape at p[i] (or
+// a braced `\u{…}`, `\U{…}`): a digit that is not hex, or a braced value
+// that is no Unicode scalar.
 func hexEscapeError(p []rune, i int) spanError {
 	j := i + 2
 	if j >= len(p) {
@@ -365,8 +371,7 @@ func scanPattern(p []rune, verbose bool) patternScan {
 			i = s.openClass(p, i)
 		case c == '(':
 			s.noteFlags(p, i)
-			open := string(p[i:])
-			mode, _ := s.modes[len(s.modes)-1].after(open[:groupOpenLen(open, 0)])
+			mode, _ := s.modes[len(s.modes)-1].after(groupOpening(p, i))
 			if flagsOnly(p, i) {
 				s.modes[len(s.modes)-1] = mode
 				i = indexFrom(p, i, ")")
@@ -467,12 +472,28 @@ func countedRepetition(p []rune, i int, empty bool) (int, spanError) {
 	return m, spanError{}
 }
 
+// groupOpening is the text of the group opening at p[i], as
+// groupOpenLen measures it; only the opening is copied, so scanning a
+// pattern of many groups stays linear.
+func groupOpening(p []rune, i int) string {
+	end := i + 1
+	if i+1 < len(p) && p[i+1] == '?' {
+		for j := i + 2; j < len(p); j++ {
+			if p[j] == ':' || p[j] == ')' || p[j] == '>' {
+				end = j + 1
+				break
+			}
+		}
+	}
+	return string(p[i:end])
+}
+
 // rustOnlyError is the regex crate's error for a mistake Go's parser lets
 // through (a malformed counted repetition, which Go reads as literal
 // text, a name or flag given twice, an escape Go reads otherwise), or "":
-// the first in the pattern, as the crate's parser stops there.
-func rustOnlyError(pattern string, verbose bool) string {
-	scan := scanPattern([]rune(pattern), verbose)
+// the first in the pattern, as the crate's parser stops there. scan is
+// scanPattern's reading of pattern.
+func rustOnlyError(pattern string, scan patternScan) string {
 	first, aux := spanError{}, -1
 	for _, c := range []struct {
 		bad spanError
@@ -490,9 +511,10 @@ func rustOnlyError(pattern string, verbose bool) string {
 
 // utf8Error is the crate's error for a pattern that parses but, in ASCII
 // mode (`(?-u)`), can match bytes that are not UTF-8: `.`, a negated
-// class, `\W`, `\xFF`. The crate's text regexes refuse those.
-func utf8Error(pattern string, verbose bool) string {
-	bad := scanPattern([]rune(pattern), verbose).badUTF8
+// class, `\W`, `\xFF`. The crate's text regexes refuse those. scan is
+// scanPattern's reading of pattern.
+func utf8Error(pattern string, scan patternScan) string {
+	bad := scan.badUTF8
 	if bad.msg == "" {
 		return ""
 	}

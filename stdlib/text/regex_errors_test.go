@@ -2,7 +2,9 @@ package text
 
 import (
 	"regexp/syntax"
+	"strings"
 	"testing"
+	"time"
 )
 
 // A bad pattern is reported as Rust's regex crate reports it: the pattern,
@@ -24,6 +26,7 @@ func TestRustRegexError(t *testing.T) {
 		{"(?!x)", "", "    (?!x)\n    ^^^\nerror: look-around, including look-ahead and look-behind, is not supported"},
 		{"[z-a]", "", "    [z-a]\n     ^^^\nerror: invalid character class range, the start must be <= the end"},
 		{"x{3,1}", "", "    x{3,1}\n     ^^^^^\nerror: invalid repetition count range, the start must be <= the end"},
+		{"x{2000,1000}", "", "    x{2000,1000}\n     ^^^^^^^^^^^\nerror: invalid repetition count range, the start must be <= the end"},
 		{"(?z)", "", "    (?z)\n      ^\nerror: unrecognized flag"},
 		{`a\`, "", "    a\\\n     ^\nerror: incomplete escape sequence, reached end of pattern prematurely"},
 		{"(?P<>a)", "", "    (?P<>a)\n        ^\nerror: empty capture group name"},
@@ -33,6 +36,9 @@ func TestRustRegexError(t *testing.T) {
 		{`\Q`, "", "    \\Q\n    ^^\nerror: unrecognized escape sequence"},
 		{`\xZZ`, "", "    \\xZZ\n      ^\nerror: invalid hexadecimal digit"},
 		{`\x{110000}`, "", "    \\x{110000}\n       ^^^^^^\nerror: hexadecimal literal is not a Unicode scalar value"},
+		{`\U{110000}`, "", "    \\U{110000}\n       ^^^^^^\nerror: hexadecimal literal is not a Unicode scalar value"},
+		{`\u{}`, "", "    \\u{}\n       ^\nerror: hexadecimal literal empty"},
+		{`[\U{zz}]`, "", "    [\\U{zz}]\n        ^\nerror: invalid hexadecimal digit"},
 		{`[\d-z]`, "", "    [\\d-z]\n     ^^\nerror: invalid range boundary, must be a literal"},
 		{"(?i", "", "    (?i\n       ^\nerror: expected flag but got end of regex"},
 		{"(?-)a", "", "    (?-)a\n      ^\nerror: dangling flag negation operator"},
@@ -71,5 +77,34 @@ func TestRustRegexErrorFallsBack(t *testing.T) {
 	}
 	if got := rustRegexError("x", false, &syntax.Error{Code: syntax.ErrLarge, Expr: "x"}); got != "" {
 		t.Errorf("ErrLarge: got %q", got)
+	}
+}
+
+// groupOpening reads a group's opening as groupOpenLen measures it.
+func TestGroupOpening(t *testing.T) {
+	for _, p := range []string{"(", "(a)", "(?", "(?i)a", "(?x-u:a)", "(?P<n>a)", "(?<n>a)", "(?:)", "(?i"} {
+		if got, want := groupOpening([]rune(p), 0), p[:groupOpenLen(p, 0)]; got != want {
+			t.Errorf("%q: got %q, want %q", p, got, want)
+		}
+	}
+}
+
+// A pattern of many groups compiles in linear time: scanning it does not
+// copy the rest of the pattern at each group (quadratic: seconds for
+// 10,000 groups).
+func TestManyGroupsCompileFast(t *testing.T) {
+	p := strings.Repeat("(?:a)", 40000)
+	done := make(chan error, 1)
+	go func() {
+		_, err := newHarnRegex(p, "")
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("compiling 40,000 groups took over 10s")
 	}
 }

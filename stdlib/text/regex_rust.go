@@ -149,7 +149,8 @@ func escapeLen(p string, i int) int {
 // (the crate has none) as a run of repetitions of at most 1,000 each:
 // `a{2500}` is `(?:a){1000}(?:a){1000}(?:a){500}`, `a{0,1500}` is
 // `(?:a){0,1000}(?:a){0,500}`. An item holding a capture group is not
-// copied (its groups would be numbered twice) and stays for Go to refuse.
+// copied (its groups would be numbered twice), nor is a range whose
+// start is past its end: both stay for Go to refuse.
 func longRepetition(out []byte, atom int, rep string) ([]byte, bool) {
 	if atom < 0 || !strings.HasPrefix(rep, "{") {
 		return nil, false
@@ -170,7 +171,7 @@ func longRepetition(out []byte, atom int, rep string) ([]byte, bool) {
 			}
 		}
 	}
-	if m <= 1000 && n <= 1000 || capturesIn(string(item)) || m > 100000 || n > 100000 {
+	if m <= 1000 && n <= 1000 || ranged && n >= 0 && n < m || capturesIn(string(item)) || m > 100000 || n > 100000 {
 		return nil, false
 	}
 	var long []byte
@@ -513,12 +514,12 @@ func binaryProperty(loose string) (runeSet, bool) {
 	notPattern := func(set runeSet) runeSet {
 		return set.minus(tablesSet(unicode.Pattern_Syntax, unicode.Pattern_White_Space))
 	}
-	idStart := tablesSet(append(letters, unicode.Nl, unicode.Other_ID_Start)...)
+	idStart := func() runeSet { return tablesSet(append(letters, unicode.Nl, unicode.Other_ID_Start)...) }
 	switch loose {
 	case "idstart", "ids", "xidstart", "xids":
-		return notPattern(idStart), true
+		return notPattern(idStart()), true
 	case "idcontinue", "idc", "xidcontinue", "xidc":
-		return notPattern(idStart.union(tablesSet(unicode.Mn, unicode.Mc, unicode.Nd, unicode.Pc, unicode.Other_ID_Continue))), true
+		return notPattern(idStart().union(tablesSet(unicode.Mn, unicode.Mc, unicode.Nd, unicode.Pc, unicode.Other_ID_Continue))), true
 	}
 	for name, t := range unicode.Properties {
 		if looseName(name) == loose {
