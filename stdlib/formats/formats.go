@@ -30,10 +30,19 @@ import (
 	"golang.org/x/net/idna"
 )
 
-// tomlParseError is `TOML parse error: ` (docs/spec/builtins.md §4.6)
-// before the text Rust's toml crate gives (toml_errors.go).
-func tomlParseError(text string, err error) error {
-	return vm.Throwf("TOML parse error: %s", tomlCrateError(text, err))
+// decodeTOML reads a TOML document as Rust's toml crate (TOML 1.0) does:
+// go-toml decodes it, and a form only TOML 1.1 allows is refused. The
+// error is the crate's text without prefix (toml_parse adds `TOML parse
+// error: `, docs/spec/builtins.md §4.6; skill front matter none).
+func decodeTOML(text string) (map[string]any, error) {
+	var m map[string]any
+	if err := toml.Unmarshal([]byte(text), &m); err != nil {
+		return nil, errors.New(tomlCrateError(text, err))
+	}
+	if refused := tomlCrateRefuses(text); refused != "" {
+		return nil, errors.New(refused)
+	}
+	return m, nil
 }
 
 func init() {
@@ -69,20 +78,12 @@ func init() {
 	lib.Def("toml_parse", "toml_parse(s)", "parse a TOML document into a dict (a leading byte-order mark is skipped); errors read as Rust's toml crate words them: TOML parse error: TOML parse error at line L, column C, the line with a caret, then the reason", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		var m map[string]any
 		var err error
-		refused := ""
 		text := strings.TrimPrefix(a.Text(0), "\ufeff") // a byte-order mark may start a document
-		if stop := lib.OffThread(th, len(text), func() {
-			if err = toml.Unmarshal([]byte(text), &m); err == nil {
-				refused = tomlCrateRefuses(text)
-			}
-		}); stop != nil {
+		if stop := lib.OffThread(th, len(text), func() { m, err = decodeTOML(text) }); stop != nil {
 			return vm.Value{}, stop
 		}
 		if err != nil {
-			return vm.Value{}, tomlParseError(text, err)
-		}
-		if refused != "" {
-			return vm.Value{}, vm.Throwf("TOML parse error: %s", refused)
+			return vm.Value{}, vm.Throwf("TOML parse error: %s", err)
 		}
 		if m == nil {
 			return vm.Of(vm.NewDict()), nil
@@ -1808,9 +1809,9 @@ func ParseYAML(text string) (vm.Value, error) {
 // reads the front matter of skill files with it). The error text has no
 // prefix.
 func ParseTOML(text string) (vm.Value, error) {
-	var m map[string]any
-	if err := toml.Unmarshal([]byte(text), &m); err != nil {
-		return vm.Value{}, errors.New(tomlCrateError(text, err))
+	m, err := decodeTOML(text)
+	if err != nil {
+		return vm.Value{}, err
 	}
 	if m == nil {
 		return vm.Of(vm.NewDict()), nil

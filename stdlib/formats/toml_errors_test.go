@@ -104,3 +104,22 @@ func TestTOMLCrateErrorLongScalar(t *testing.T) {
 		t.Fatal("wording the error of a long scalar took over 10s")
 	}
 }
+
+// Skill front matter (ParseTOML) reads TOML as toml_parse does: the
+// TOML 1.1 forms the crate refuses are refused there too, in the crate's
+// words without the `TOML parse error: ` prefix.
+func TestParseTOMLRefusesWhatTomlParseRefuses(t *testing.T) {
+	for _, doc := range []string{"p = { x = 1, }", "s = \"\\e\""} {
+		_, err := ParseTOML(doc)
+		if err == nil {
+			t.Errorf("%q: accepted", doc)
+			continue
+		}
+		if want := tomlCrateRefuses(doc); err.Error() != want {
+			t.Errorf("%q: error %q, want %q", doc, err, want)
+		}
+	}
+	if v, err := ParseTOML("name = \"x\"\n"); err != nil || v.String() == "" {
+		t.Errorf("valid front matter: %v, %v", v, err)
+	}
+}
