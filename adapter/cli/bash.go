@@ -323,22 +323,17 @@ func (m *compModel) writeBashGiven(w func(string, ...any), fn string) {
 // option of every node but help and version, which nothing excludes.
 func (m *compModel) bashKeyArms() []string {
 	var arms []string
-	for _, n := range m.nodes {
-		for _, o := range n.opts {
-			if o.exclusive {
-				continue
-			}
-			var pats []string
-			for _, s := range o.spellings() {
-				pats = append(pats, shQuote(n.id+" "+s))
-			}
-			val := ""
-			if o.value != "" {
-				val = " kval=1"
-			}
-			arms = append(arms, fmt.Sprintf("%s) key=%s%s ;;", strings.Join(pats, "|"), o.key(), val))
+	m.keyedOptions(func(o *compOpt, words []string) {
+		var pats []string
+		for _, w := range words {
+			pats = append(pats, shQuote(w))
 		}
-	}
+		val := ""
+		if o.value != "" {
+			val = " kval=1"
+		}
+		arms = append(arms, fmt.Sprintf("%s) key=%s%s ;;", strings.Join(pats, "|"), o.key(), val))
+	})
 	return arms
 }
 

@@ -122,6 +122,26 @@ func (o *compOpt) spellings() []string {
 // before the cursor: its first long spelling.
 func (o *compOpt) key() string { return "--" + o.longs[0] }
 
+// keyedOptions calls f for every option of every node but help and
+// version, which nothing excludes, with the words that name it in the
+// scripts' record of the options given ("NODE SPELLING", unquoted): the
+// bash and fish scripts map them to the option's key.
+func (m *compModel) keyedOptions(f func(o *compOpt, words []string)) {
+	for _, n := range m.nodes {
+		for i := range n.opts {
+			o := &n.opts[i]
+			if o.exclusive {
+				continue
+			}
+			var words []string
+			for _, s := range o.spellings() {
+				words = append(words, n.id+" "+s)
+			}
+			f(o, words)
+		}
+	}
+}
+
 // excludedBy are the keys of the options whose presence on the command
 // line leaves o out of the options offered: o itself unless it repeats,
 // and the options it conflicts with (the parser would refuse either).

@@ -243,22 +243,17 @@ func (m *compModel) writeFishGiven(w func(string, ...any)) {
 	w("# command NODE spelled SPELLING, then 1 when it takes a value (fails when\n")
 	w("# the script does not know it).\n")
 	w("function %s\n    switch \"$argv[1] $argv[2]\"\n", key)
-	for _, n := range m.nodes {
-		for _, o := range n.opts {
-			if o.exclusive {
-				continue
-			}
-			var pats []string
-			for _, s := range o.spellings() {
-				pats = append(pats, fishQuote(n.id+" "+s))
-			}
-			val := "0"
-			if o.value != "" {
-				val = "1"
-			}
-			w("        case %s\n            printf '%%s\\n' %s %s\n", strings.Join(pats, " "), o.key(), val)
+	m.keyedOptions(func(o *compOpt, words []string) {
+		var pats []string
+		for _, word := range words {
+			pats = append(pats, fishQuote(word))
 		}
-	}
+		val := "0"
+		if o.value != "" {
+			val = "1"
+		}
+		w("        case %s\n            printf '%%s\\n' %s %s\n", strings.Join(pats, " "), o.key(), val)
+	})
 	w("        case '*'\n            return 1\n    end\nend\n\n")
 
 	given := "__harn_" + m.ident + "_given"
