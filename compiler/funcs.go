@@ -7,6 +7,7 @@ import (
 
 	"github.com/harnlang/harn/lang/resolve"
 	"github.com/harnlang/harn/lang/syntax"
+	"github.com/harnlang/harn/lang/types"
 )
 
 // compileMain compiles the file's top-level code (docs/spec/language.md §5).
@@ -363,6 +364,11 @@ func (c *compiler) rtype(t syntax.TypeExpr, seen map[string]bool) *RType {
 		}
 		if c.isInterface(t.Name) {
 			return &RType{Kind: "interface", Name: t.Name}
+		}
+		if len(t.Args) == 0 && types.IsRuntimeKindName(t.Name) && !c.info.IsEnum(t.Name) {
+			// `channel`, `task_handle`, …: the value's type_of must be
+			// the name (docs/check.md)
+			return &RType{Kind: "kind", Name: t.Name}
 		}
 	}
 	return nil

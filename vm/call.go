@@ -477,6 +477,8 @@ func matchesRType(th *Thread, t *compiler.RType, v Value) bool {
 		return v.Type() == t.Kind
 	case "closure":
 		return isCallee(v)
+	case "kind":
+		return v.Type() == t.Name
 	case "literal":
 		return matchesLiteral(t.Lit, v)
 	case "union":

@@ -1,6 +1,8 @@
 package check
 
 import (
+	"fmt"
+
 	"github.com/harnlang/harn/lang/resolve"
 	"github.com/harnlang/harn/lang/syntax"
 	"github.com/harnlang/harn/lang/types"
@@ -308,4 +310,39 @@ func (c *checker) hintedParams(cl *syntax.ClosureLit, params []types.Param) []ty
 		}
 	}
 	return out
+}
+
+// callbackParamFits reports a callback of a collection method — a
+// closure literal or a function value alike — whose annotated parameter
+// cannot take the elements it will be called with: `xs.filter(is_even)`
+// with `fn is_even(n: int)` over a `list<string>` fails on the first
+// element at run time. A parameter left untyped, typed `any` or by a type
+// parameter, and elements the checker does not know, are left alone.
+func (c *checker) callbackParamFits(e *syntax.MethodCall, recv types.Type, args []types.Type) {
+	r := types.Underlying(types.RemoveNil(recv))
+	switch r.(type) {
+	case *types.List, *types.Tuple, *types.Set, *types.Iter:
+	default:
+		return
+	}
+	at, ok := elemCallbacks[e.Name]
+	if !ok || at >= len(args) || e.Optional || hasSpread(e.Args) || c.caught() {
+		return
+	}
+	f, ok := types.Underlying(args[at]).(*types.Func)
+	if !ok || at >= len(f.Params) {
+		return
+	}
+	p := f.Params[at] // the element is argument at of the callback too (`reduce` passes the accumulator first)
+	elem := elemType(r)
+	if p.Rest || !known(elem) || !known(p.Type) || types.AssignableTo(elem, p.Type) {
+		return
+	}
+	context := fmt.Sprintf("callback of `.%s()`, parameter `%s`", e.Name, p.Name)
+	if p.Name == "" {
+		context = fmt.Sprintf("callback of `.%s()`, parameter %d", e.Name, at+1)
+	}
+	// the format of c.mismatch, without its conversion advice: the
+	// callback is what would have to change
+	c.report(sevError, e.Args[at].Position(), "HARN-TYP-007", "", fmt.Sprintf("%s: expected %s, found %s", context, p.Type, show(elem, p.Type)))
 }

@@ -499,6 +499,7 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 		c.hintStreamArg(e, i, args[:i])
 		args[i] = c.expr(a)
 	}
+	c.callbackParamFits(e, recv, args)
 	if id, ok := e.X.(*syntax.Ident); ok && !e.Optional && c.importRef(c.info.Refs[id], true) && !c.multiDecl[id.Name] {
 		if f := c.imported(id.Name, e.Name); f != nil {
 			return c.knownCall(e, e.At, nil, e.Args, args, callee{name: id.Name + "." + e.Name, decl: f.decl, sig: f.sig, imported: true})

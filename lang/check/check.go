@@ -100,6 +100,7 @@ func File(f *syntax.File, info *resolve.Info, opts Options) diag.List {
 	c.fn.pushScope()
 	prior := min(max(opts.Prior, 0), len(f.Items))
 	c.checkMain(f.Items[prior:])
+	c.duplicateTopLevel(f.Items[prior:])
 	if prior > 0 {
 		c.prior = map[syntax.Node]bool{}
 		c.quiet = true

@@ -140,3 +140,31 @@ func (c *checker) duplicateMembers(s syntax.Stmt) {
 		c.declaredTwice("method", "impl `"+d.Name+"`", names)
 	}
 }
+
+// duplicateTopLevel reports a function, or a struct, enum, interface or
+// type alias, that items declare twice by one name: at run time the later
+// declaration silently replaces the earlier. Functions and types are
+// named apart (a struct and a function may share a name as before);
+// top-level `let` redeclaration and imports have rules of their own
+// (docs/spec/language.md) and are not looked at. Only the items of this
+// check are compared: a REPL may declare a function again in a later
+// input.
+func (c *checker) duplicateTopLevel(items []syntax.Stmt) {
+	var fns, typeNames []named
+	for _, it := range items {
+		switch d := it.(type) {
+		case *syntax.FnDecl:
+			fns = append(fns, named{d.Name, d.NamePos})
+		case *syntax.StructDecl:
+			typeNames = append(typeNames, named{d.Name, d.NamePos})
+		case *syntax.EnumDecl:
+			typeNames = append(typeNames, named{d.Name, d.NamePos})
+		case *syntax.InterfaceDecl:
+			typeNames = append(typeNames, named{d.Name, d.NamePos})
+		case *syntax.TypeDecl:
+			typeNames = append(typeNames, named{d.Name, d.NamePos})
+		}
+	}
+	c.declaredTwice("function", "this file", fns)
+	c.declaredTwice("type", "this file", typeNames)
+}

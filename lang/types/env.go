@@ -1,6 +1,7 @@
 package types
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -535,6 +536,14 @@ func (e *Env) named(t *syntax.NamedType, scope []*TypeParam) Type {
 	if len(args) == 0 && IsHandleName(t.Name) {
 		return &Handle{Name: t.Name}
 	}
+	switch t.Name { // the runtime kinds of a generator and a stream
+	case "generator":
+		return &Iter{Kind: IterGenerator, Elem: Any}
+	case "stream":
+		return &Iter{Kind: IterStream, Elem: Any}
+	}
+	// a runtime kind with no static type of its own (`channel`) stays
+	// dynamic here; the run-time parameter check tells the kinds apart
 	return &Unresolved{Name: t.Name, Args: args}
 }
 
@@ -643,8 +652,18 @@ func BuiltinTypeArgs(name string, n int) (want int, fits bool) {
 // handle.
 func IsBuiltinTypeName(name string) bool {
 	_, basic := basicByName[name]
-	return basic || name == "number" || name == "Self" || builtinGenerics[name] != nil || IsHandleName(name)
+	return basic || name == "number" || name == "Self" || builtinGenerics[name] != nil || IsHandleName(name) || IsRuntimeKindName(name)
 }
+
+// runtimeKindNames are the names `type_of` returns for library values
+// (docs/spec/builtins.md §1.3) that are no basic type or builtin generic.
+// Each is a valid annotation, checked at run time by the value's kind
+// (docs/check.md).
+var runtimeKindNames = []string{"atomic", "builtin", "channel", "generator", "mcp_client", "pair", "rng", "stream", "sync_permit", "task_handle"}
+
+// IsRuntimeKindName reports whether name is one of the runtime kinds
+// `type_of` returns that an annotation may name.
+func IsRuntimeKindName(name string) bool { return slices.Contains(runtimeKindNames, name) }
 
 // BuiltinTypeNames lists the names IsBuiltinTypeName accepts, for a
 // "did you mean" (`Strng` → `string`, `Harnes` → `Harness`).
@@ -660,6 +679,7 @@ func BuiltinTypeNames() []string {
 		out = append(out, n)
 	}
 	out = append(out, "number", "Self")
+	out = append(out, runtimeKindNames...)
 	sort.Strings(out)
 	return out
 }

@@ -382,7 +382,9 @@ func (c *Channel) Next() (vm.Value, bool, error) { return c.Receive(c.vm.Current
 func (c *Channel) Iterate() vm.Iterator { return c }
 
 // capacityArg is argument i of builtin name, the capacity of a channel
-// it makes: DefaultChannelCapacity when not given, at most 1<<30.
+// it makes: DefaultChannelCapacity when not given, at most 1<<30. A
+// negative capacity is an error; 0 holds one value like 1
+// (docs/concurrency.md).
 func capacityArg(name string, a vm.Args, i int) (int, error) {
 	if !a.Given(i) {
 		return DefaultChannelCapacity, nil
@@ -390,6 +392,9 @@ func capacityArg(name string, a vm.Args, i int) (int, error) {
 	n, ok := a.Int(i)
 	if !ok {
 		return 0, vm.Typef("%s: capacity must be an int, got %s", name, a.At(i).Type())
+	}
+	if n < 0 {
+		return 0, vm.Typef("%s: capacity must be a non-negative int, got %d", name, n)
 	}
 	return int(min(n, 1<<30)), nil
 }
