@@ -224,10 +224,16 @@ func (p *printer) seq(open string, elems []elem, close string, closeAt syntax.Po
 		if i > 0 {
 			before, lines := p.commentsBefore(p.tokenBeforeIs(e.start, ","), true)
 			body = append(body, before, text(","), lines)
+			ending := p.endingLine(e.start)
 			if lines != nil {
 				body = append(body, breakParent{})
+				if ending != nil {
+					// `a // c` then `, // d`: two line comments cannot
+					// share the line after the comma
+					body = append(body, hardline)
+				}
 			}
-			body = append(body, p.endingLine(e.start), sp)
+			body = append(body, ending, sp)
 		} else {
 			head = append(head, p.endingLine(e.start))
 		}
@@ -242,10 +248,14 @@ func (p *printer) seq(open string, elems []elem, close string, closeAt syntax.Po
 		}
 		before, lines := p.commentsBefore(end, true)
 		body = append(body, before, ifBreak{text(","), nil}, lines)
+		trailing := p.trailingComments(closeAt)
 		if lines != nil {
 			body = append(body, breakParent{})
+			if trailing != nil {
+				body = append(body, hardline) // not on the line comment's line
+			}
 		}
-		body = append(body, p.trailingComments(closeAt))
+		body = append(body, trailing)
 		if rest := p.inline(closeAt); rest != nil {
 			body = append(body, rest)
 		}
