@@ -1118,7 +1118,12 @@ func (p *printer) arm(a *syntax.MatchArm) doc {
 	if a.Guard != nil {
 		d = append(d, p.punct(p.tokenBeforeIs(syntax.ExprStart(a.Guard), "if"), " if "), p.expr(a.Guard))
 	}
-	return append(d, p.punct(p.tokenBeforeIs(a.Body.At, "->"), " -> "), p.block(a.Body))
+	// A line comment before the `->` is left to the body, which puts it
+	// inside, after the `{` (as one before the `{` of any block): after
+	// the `->` it would push the `{` to the next line, and the next
+	// formatting would move it into the block.
+	before, _ := p.commentsBefore(p.tokenBeforeIs(a.Body.At, "->"), false)
+	return append(d, before, text(" -> "), p.block(a.Body))
 }
 
 func (p *printer) try(x *syntax.TryExpr, stmt bool) doc {
