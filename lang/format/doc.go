@@ -162,7 +162,7 @@ func render(d doc, width int) string {
 			}
 		case *group:
 			m := broke
-			if !d.broke && (c.mode == flat || fits(cmd{c.ind, flat, d}, stack, width-r.col)) {
+			if !d.broke && (c.mode == flat || fits(cmd{c.ind, flat, d}, stack, width-r.col, width)) {
 				m = flat
 			}
 			for i := len(d.docs) - 1; i >= 0; i-- {
@@ -243,8 +243,10 @@ func (r *renderer) trim() {
 }
 
 // fits reports whether next, laid out flat, and what follows it up to the
-// next line break fit in w columns.
-func fits(next cmd, rest []cmd, w int) bool {
+// next line break fit in w columns. Text running over lines (a /* */
+// comment, a multi-line string) must fit on each of its lines: after its
+// last line break, what follows is measured against width.
+func fits(next cmd, rest []cmd, w, width int) bool {
 	stack := []cmd{next}
 	ri := len(rest)
 	for w >= 0 {
@@ -260,25 +262,13 @@ func fits(next cmd, rest []cmd, w int) bool {
 		stack = stack[:len(stack)-1]
 		switch d := c.d.(type) {
 		case commentText:
-			s := string(d)
-			if i := strings.IndexByte(s, '\n'); i >= 0 {
-				return w-1-utf8.RuneCountInString(s[:i]) >= 0
-			}
-			w -= 1 + utf8.RuneCountInString(s)
+			w = measure(string(d), w-1, width)
 		case leadComment:
-			s := string(d)
-			if i := strings.IndexByte(s, '\n'); i >= 0 {
-				return w-1-utf8.RuneCountInString(s[:i]) >= 0
-			}
-			w -= 2 + utf8.RuneCountInString(s)
+			w = measure(string(d), w-1, width) - 1
 		case blankline:
 			return c.mode == broke
 		case text:
-			s := string(d)
-			if i := strings.IndexByte(s, '\n'); i >= 0 {
-				return w-utf8.RuneCountInString(s[:i]) >= 0
-			}
-			w -= utf8.RuneCountInString(s)
+			w = measure(string(d), w, width)
 		case line:
 			if c.mode == broke || d.hard {
 				return true
@@ -314,4 +304,20 @@ func fits(next cmd, rest []cmd, w int) bool {
 		}
 	}
 	return false
+}
+
+// measure is the room left on the line after s is written with w columns
+// left on the current one: negative when s overflows it, or when a line of
+// s before its last overflows (its first in w columns, the others in width).
+func measure(s string, w, width int) int {
+	for {
+		i := strings.IndexByte(s, '\n')
+		if i < 0 {
+			return w - utf8.RuneCountInString(s)
+		}
+		if w-utf8.RuneCountInString(s[:i]) < 0 {
+			return -1
+		}
+		s, w = s[i+1:], width
+	}
 }

@@ -963,12 +963,13 @@ func (p *printer) args(args []syntax.Expr, paren syntax.Pos) doc {
 		closeAt = syntax.Pos{}
 	}
 	elems := p.exprElems(args)
-	if n := len(args); n > 0 && closeAt.IsValid() && !p.hasComments(paren, closeAt) && !p.breakingCommentBefore(syntax.ExprStart(args[0])) && hugs(args) {
+	if n := len(args); n > 0 && closeAt.IsValid() && !p.hasComments(syntax.Pos{}, closeAt) && hugs(args) {
 		// f(a, [ … ]) and f({ x -> … }): the last argument opens on the
-		// call's line and only it breaks. Not after a comment that ends
-		// its line written before the `(` (`a.// c` then `f(x, { … })`):
-		// printed after the `(`, it would leave the arguments unindented
-		// on the next line, and the next run would break them.
+		// call's line and only it breaks. Not with a comment inside the
+		// parentheses, nor with one not yet printed before the `(`
+		// (`f /* c */ (x, [ … ])`, `a.// c` then `f(x, { … })`): printed
+		// after the `(`, it is inside them the next run, which would not
+		// hug.
 		var d concat
 		d = append(d, text("("))
 		for i, a := range args {

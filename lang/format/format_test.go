@@ -123,6 +123,24 @@ func TestLineBreaking(t *testing.T) {
 		"let found = regex_match(\n  \"a very long pattern that will not fit on the line at all, no way\",\n  text_input,\n) != nil\n")
 }
 
+// TestWidthAfterMultilineText: what follows the last line break of a
+// /* */ comment or a string running over lines must fit the width too.
+func TestWidthAfterMultilineText(t *testing.T) {
+	long := "first_long_argument, second_long_argument, third_long_argument, fourth_long_argument_xyz, fifth"
+	check(t, "after comment", "println(/* a\nb */ [x], "+long+")\n",
+		"println(\n  /* a\nb */ [x],\n  first_long_argument,\n  second_long_argument,\n  third_long_argument,\n  fourth_long_argument_xyz,\n  fifth,\n)\n")
+	check(t, "after string", "println(\"\"\"\n  a\n  \"\"\", "+long+")\n",
+		"println(\n  \"\"\"\n  a\n  \"\"\",\n  first_long_argument,\n  second_long_argument,\n  third_long_argument,\n  fourth_long_argument_xyz,\n  fifth,\n)\n")
+}
+
+// TestNoHugAfterCommentBeforeParen: a /* */ comment before a call's `(`
+// is printed after it, so the arguments do not hug (the next run, with
+// the comment inside the parentheses, would not hug them).
+func TestNoHugAfterCommentBeforeParen(t *testing.T) {
+	check(t, "comment before paren", "register/* c */([{name: \"alpha\", handler: { x -> x }}, {name: \"beta\", handler: { x -> x * 2 }}, {name: \"c\"}])\n",
+		"register(\n  /* c */ [\n    {name: \"alpha\", handler: { x -> x }},\n    {name: \"beta\", handler: { x -> x * 2 }},\n    {name: \"c\"},\n  ],\n)\n")
+}
+
 func TestUnparsable(t *testing.T) {
 	if _, err := Source("bad.harn", []byte("let = 1\n")); err == nil || !strings.Contains(err.Error(), "bad.harn:1:5") {
 		t.Fatalf("err = %v", err)
