@@ -235,7 +235,9 @@ func (p *printer) seq(open string, elems []elem, close string, closeAt syntax.Po
 			}
 			body = append(body, ending, sp)
 		} else {
-			head = append(head, p.endingLine(e.start))
+			// indented: a second one (`a.// c` then `f( // d`) goes on the
+			// next line, where the elements are
+			head = append(head, indent{p.endingLine(e.start)})
 		}
 		body = append(body, p.ownLine(e.start), p.inline(e.start), e.print())
 	}

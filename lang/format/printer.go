@@ -173,6 +173,9 @@ func (p *printer) afterOpen(open, first syntax.Pos) doc {
 			break
 		}
 		p.next++
+		if len(out) > 0 {
+			out = append(out, hardline) // each ended its own line (`a.// c` then `f( // d`)
+		}
 		out = append(out, commentText(strings.TrimRight(c.tok.Text, " \t\r")), breakParent{})
 	}
 	if len(out) == 0 {
