@@ -26,6 +26,15 @@ type named struct {
 	at   syntax.Pos
 }
 
+// namesOf lists the declared names of xs, in order.
+func namesOf[T any](xs []T, name func(T) named) []named {
+	out := make([]named, len(xs))
+	for i, x := range xs {
+		out[i] = name(x)
+	}
+	return out
+}
+
 // declaredTwice reports every name of names declared again after its
 // first: “<kind> `a` is declared twice in <owner>“.
 func (c *checker) declaredTwice(kind, owner string, names []named) {
@@ -72,21 +81,13 @@ func (c *checker) duplicateParams(node syntax.Node, params []*syntax.Param, self
 	default:
 		return
 	}
-	var names []named
-	for _, p := range params {
-		names = append(names, named{p.Name, p.At})
-	}
-	c.declaredTwice("parameter", owner, names)
+	c.declaredTwice("parameter", owner, namesOf(params, func(p *syntax.Param) named { return named{p.Name, p.At} }))
 	c.typeParamsTwice(owner, tparams)
 }
 
 // typeParamsTwice reports a type parameter declared twice (`<T, T>`).
 func (c *checker) typeParamsTwice(owner string, tparams []*syntax.TypeParam) {
-	var names []named
-	for _, tp := range tparams {
-		names = append(names, named{tp.Name, tp.At})
-	}
-	c.declaredTwice("type parameter", owner, names)
+	c.declaredTwice("type parameter", owner, namesOf(tparams, func(tp *syntax.TypeParam) named { return named{tp.Name, tp.At} }))
 }
 
 // duplicateMembers reports the fields of a struct, the variants of an
@@ -96,22 +97,14 @@ func (c *checker) duplicateMembers(s syntax.Stmt) {
 	switch d := s.(type) {
 	case *syntax.StructDecl:
 		owner := "struct `" + d.Name + "`"
-		var names []named
-		for _, f := range d.Fields {
-			names = append(names, named{f.Name, f.At})
-		}
-		c.declaredTwice("field", owner, names)
+		c.declaredTwice("field", owner, namesOf(d.Fields, func(f *syntax.FieldDecl) named { return named{f.Name, f.At} }))
 		c.typeParamsTwice(owner, d.TypeParams)
 	case *syntax.EnumDecl:
 		owner := "enum `" + d.Name + "`"
-		var names []named
-		for _, v := range d.Variants {
-			names = append(names, named{v.Name, v.At})
-		}
-		c.declaredTwice("variant", owner, names)
+		c.declaredTwice("variant", owner, namesOf(d.Variants, func(v *syntax.Variant) named { return named{v.Name, v.At} }))
 		c.typeParamsTwice(owner, d.TypeParams)
 		for _, v := range d.Variants {
-			names = names[:0]
+			var names []named
 			for _, p := range v.Params {
 				// an unannotated payload written Rust-style names its
 				// type (`Rect(float, float)`): positional, so a repeat
@@ -127,17 +120,9 @@ func (c *checker) duplicateMembers(s syntax.Stmt) {
 	case *syntax.InterfaceDecl:
 		owner := "interface `" + d.Name + "`"
 		c.typeParamsTwice(owner, d.TypeParams)
-		var names []named
-		for _, m := range d.Methods {
-			names = append(names, named{m.Name, m.At})
-		}
-		c.declaredTwice("method", owner, names)
+		c.declaredTwice("method", owner, namesOf(d.Methods, func(m *syntax.MethodSig) named { return named{m.Name, m.At} }))
 	case *syntax.ImplBlock:
-		var names []named
-		for _, m := range d.Methods {
-			names = append(names, named{m.Name, m.NamePos})
-		}
-		c.declaredTwice("method", "impl `"+d.Name+"`", names)
+		c.declaredTwice("method", "impl `"+d.Name+"`", namesOf(d.Methods, func(m *syntax.FnDecl) named { return named{m.Name, m.NamePos} }))
 	}
 }
 
