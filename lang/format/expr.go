@@ -181,7 +181,7 @@ func (p *printer) expr1(x syntax.Expr) doc {
 		return concat{text("spawn "), p.block(x.Body)}
 	case *syntax.MutexExpr:
 		if x.Key != nil {
-			return concat{text("mutex("), p.mutexArgs(x.Key, x.Timeout, x.TimeoutNamed), text(") "), p.block(x.Body)}
+			return concat{text("mutex"), p.mutexArgs(x.At, x.Key, x.Timeout, x.TimeoutNamed), text(" "), p.block(x.Body)}
 		}
 		return concat{text("mutex "), p.block(x.Body)}
 	case *syntax.SelectExpr:

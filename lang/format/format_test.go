@@ -366,6 +366,22 @@ func TestCommentsInParentheses(t *testing.T) {
 	}
 }
 
+// TestCommentsInMutexArgs: the parentheses of `mutex(key, timeout)` print
+// as an argument list, so a comment before or inside them keeps its place
+// and a second run changes nothing (a line comment before the `(` used to
+// come back as `mutex(( // c`).
+func TestCommentsInMutexArgs(t *testing.T) {
+	for _, c := range []struct{ name, in, want string }{
+		{"line comment before the paren", "mutex // c\n(\"k\") {\n  f()\n}\n", "mutex( // c\n  \"k\",\n) {\n  f()\n}\n"},
+		{"line comment after the paren", "mutex( // c\n\"k\") {\n  f()\n}\n", "mutex( // c\n  \"k\",\n) {\n  f()\n}\n"},
+		{"block comment before the paren", "mutex /* c */ (\"k\") {\n  f()\n}\n", "mutex(/* c */ \"k\") {\n  f()\n}\n"},
+		{"comment before a named timeout", "let v = mutex(k, // wait\n  timeout: 5s) { 1 }\n", "let v = mutex(\n  k, // wait\n  timeout: 5s,\n) { 1 }\n"},
+		{"trailing comma dropped when it fits", "mutex(k, 2s,) {\n  f()\n}\n", "mutex(k, 2s) {\n  f()\n}\n"},
+	} {
+		check(t, c.name, c.in, c.want)
+	}
+}
+
 // TestWidthIsAnOption: the line width is a setting of each run, not of
 // the package, so runs at different widths can go on at once.
 func TestWidthIsAnOption(t *testing.T) {

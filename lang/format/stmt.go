@@ -44,7 +44,7 @@ func (p *printer) stmt(s syntax.Stmt) doc {
 		return concat{text("defer "), p.block(s.Body)}
 	case *syntax.MutexStmt:
 		if s.Key != nil {
-			return concat{text("mutex("), p.mutexArgs(s.Key, s.Timeout, s.TimeoutNamed), text(") "), p.body(s.Body)}
+			return concat{text("mutex"), p.mutexArgs(s.At, s.Key, s.Timeout, s.TimeoutNamed), text(" "), p.body(s.Body)}
 		}
 		return concat{text("mutex "), p.body(s.Body)}
 	case *syntax.ScopeStmt:
@@ -809,14 +809,22 @@ func (p *printer) typeArgsClose(at syntax.Pos) syntax.Pos {
 	return syntax.Pos{}
 }
 
-// mutexArgs prints the key of `mutex(key)` and its timeout, if any, as
-// it was written (`timeout: d` or a plain value).
-func (p *printer) mutexArgs(key, timeout syntax.Expr, named bool) doc {
-	if timeout == nil {
-		return p.expr(key)
+// mutexArgs prints `(key)` or `(key, timeout)` of the `mutex` at at, the
+// timeout as it was written (`timeout: d` or a plain value), as an
+// argument list: comments inside the parentheses keep their side of the
+// comma and a line comment after the `(` breaks the list.
+func (p *printer) mutexArgs(at syntax.Pos, key, timeout syntax.Expr, named bool) doc {
+	elems := p.exprElems([]syntax.Expr{key})
+	if timeout != nil {
+		start := syntax.ExprStart(timeout)
+		print := func() doc { return p.expr(timeout) }
+		if named {
+			if i := p.tokenBefore(p.tokenBeforeIs(start, ":")); i >= 0 {
+				start = p.toks[i].Pos
+			}
+			print = func() doc { return concat{text("timeout"), p.colonValue(timeout)} }
+		}
+		elems = append(elems, elem{start, print})
 	}
-	if named {
-		return concat{p.expr(key), text(", timeout: "), p.expr(timeout)}
-	}
-	return concat{p.expr(key), text(", "), p.expr(timeout)}
+	return p.seq("(", elems, ")", p.closing(p.nextPunct(at, "(")), false)
 }

@@ -195,7 +195,7 @@ type bodyStmtG struct {
 	Pos     lexer.Position
 	Keyword string        `parser:"@( 'defer' | 'mutex' )"`
 	Key     *expr         `parser:"( '(' @@"`
-	Timeout *mutexTimeout `parser:"  ( ',' @@ )? ')' )?"`
+	Timeout *mutexTimeout `parser:"  ( ',' @@? )? ')' )?"`
 	Body    block         `parser:"@@"`
 }
 

@@ -259,7 +259,9 @@ func (h *expr) Parse(lex *lexer.PeekingLexer) error {
 
 // mutexTimeout is the second argument of `mutex(key, …)`: a timeout
 // given as `timeout: d` or as a value (a duration, or an options dict
-// `{timeout: d}` as sync_mutex_acquire takes).
+// `{timeout: d}` as sync_mutex_acquire takes). Like an argument list it
+// may end in a comma (`mutex(k,)`, `mutex(k, 5s,)`), as `harn fmt` writes
+// it when a comment breaks the list.
 type mutexTimeout struct {
 	X     Expr
 	named bool
@@ -267,12 +269,18 @@ type mutexTimeout struct {
 
 func (h *mutexTimeout) Parse(lex *lexer.PeekingLexer) error {
 	c := cursorFor(lex)
+	if isPunct(c.peek(), ")") {
+		return participle.NextMatch
+	}
 	if t := c.peek(); t.Type == tIdent && t.Value == "timeout" && isPunct(c.peekAt(1), ":") {
 		c.next()
 		c.next()
 		h.named = true
 	}
 	h.X = c.expr()
+	if isPunct(c.peek(), ",") && isPunct(c.peekAt(1), ")") {
+		c.next()
+	}
 	return nil
 }
 
