@@ -154,7 +154,7 @@ func promptTools(th *vm.Thread, v vm.Value) (vm.Value, error) {
 	} else if _, ok := tool.SingleDefinition(v); ok {
 		items = []vm.Value{v}
 	} else {
-		return vm.Value{}, vm.Throwf("tool_prompt: expected a tool registry, a list of tools or a tool definition, got %s", v.Type())
+		return vm.Value{}, vm.Throwf("tool_prompt: expected a tool registry created with tool_registry(), a list of tools or a tool definition, got %s", v.Type())
 	}
 	reg, err := tool.RegistryFrom(vm.Of(vm.NewList(items)), vm.Nil, toolCache(th))
 	if err != nil {
