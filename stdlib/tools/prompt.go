@@ -140,8 +140,9 @@ func audienceCatalog(th *vm.Thread, fn string, v vm.Value, aud tool.Audience) (*
 
 // promptTools is tool_prompt's argument as a registry: a registry as it
 // is; a list of tools (definitions, tool_def, tool_ref and tool_bind
-// values, registries standing for their tools, as agent_loop's tools
-// option reads them) or one definition, gathered as tool_registry_from
+// values, registries standing for their tools, agents standing for the
+// one-prompt tool that asks them, as agent_loop's tools option reads
+// them) or one definition, gathered as tool_registry_from
 // gathers them, so a duplicate name or a bad definition is refused in
 // its words.
 func promptTools(th *vm.Thread, v vm.Value) (vm.Value, error) {
@@ -156,6 +157,13 @@ func promptTools(th *vm.Thread, v vm.Value) (vm.Value, error) {
 	} else {
 		return vm.Value{}, vm.Throwf("tool_prompt: expected a tool registry created with tool_registry(), a list of tools or a tool definition, got %s", v.Type())
 	}
+	for i, it := range items {
+		if d, ok := it.AsDict(); ok {
+			if def, isAgent := tool.AgentDefinition(d, promptOnly); isAgent {
+				items[i] = vm.Of(def)
+			}
+		}
+	}
 	reg, err := tool.RegistryFrom(vm.Of(vm.NewList(items)), vm.Nil, toolCache(th))
 	if err != nil {
 		msg := strings.Replace(err.Error(), "tool_registry_from: definitions", "tool_prompt: tools", 1)
@@ -168,6 +176,12 @@ func promptTools(th *vm.Thread, v vm.Value) (vm.Value, error) {
 	}
 	return vm.Of(reg), nil
 }
+
+// promptOnly stands for an agent's handler in the registry promptTools
+// gathers: the prompt describes the agent and never runs it.
+var promptOnly = vm.Of(vm.NewBuiltin("tool_prompt:agent", "agent(args)", "an agent described by tool_prompt", func(*vm.Thread, vm.Args) (vm.Value, error) {
+	return vm.Value{}, vm.Throwf("tool_prompt: an agent described by tool_prompt is run by agent_loop, not here")
+}))
 
 // normalized is the registry v normalized, for builtin fn.
 func normalized(th *vm.Thread, fn string, v vm.Value) (*tool.Registry, error) {
