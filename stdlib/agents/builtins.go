@@ -8,11 +8,12 @@ import (
 
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/stdlib/llm"
+	"github.com/harnlang/harn/tool"
 	"github.com/harnlang/harn/vm"
 )
 
 // agentType is the `_type` of an agent value.
-const agentType = "agent"
+const agentType = tool.AgentType
 
 // agentKeys are the keys agent(config) accepts, in display order.
 var agentKeys = []string{"name", "description", "system", "model", "provider", "tools", "max_turns", "tool_errors",

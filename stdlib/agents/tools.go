@@ -256,11 +256,6 @@ func failureText(v vm.Value) string {
 // tool: one `prompt` parameter, the sub-agent's final text as result.
 func agentTool(a *vm.Dict, depth int) *vm.Dict {
 	name := vm.ToDisplay(get(a, "name"))
-	desc := get(a, "description")
-	if desc.IsNil() {
-		desc = vm.Str("Ask the " + name + " agent; it answers the prompt with its own tools.")
-	}
-	params := lib.DictOf("prompt", vm.Of(lib.DictOf("type", vm.Str("string"), "description", vm.Str("the task for the agent"), "required", vm.True)))
 	h := vm.NewBuiltin("agent:"+name, name+"(args)", "the agent "+name+" as a tool", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		d, _ := args.At(0).AsDict()
 		prompt := vm.Nil
@@ -275,7 +270,8 @@ func agentTool(a *vm.Dict, depth int) *vm.Dict {
 		rd, _ := res.AsDict()
 		return get(rd, "text"), nil
 	})
-	return lib.DictOf("name", vm.Str(name), "description", desc, "parameters", vm.Of(params), "handler", vm.Of(h))
+	def, _ := tool.AgentDefinition(a, vm.Of(h))
+	return def
 }
 
 // get is lib.Get that also reads a nil dict as empty.

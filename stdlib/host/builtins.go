@@ -1,6 +1,7 @@
 package host
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -46,7 +47,7 @@ func init() {
 			return callBuiltin(th, args, "host_tool_call", true)
 		})
 	lib.Def("host_mock", "host_mock(name, response_or_fn, options?)",
-		"answer host_call(name) in the current scope with response, or with fn(args) when it is a function; options: tool (mock a host tool instead, for host_tool_call and host_tool_list), description, parameters",
+		"answer host_call(name) in the current scope with response, or with fn(args) when it is a function; options: tool (mock a host tool instead, for host_tool_call and host_tool_list), description, parameters. Upstream's host_mock(capability, operation, response) mocks \"capability.operation\"; its response may be {result} or {error} (thrown)",
 		builtinHostMock)
 	lib.Def("host_mock_calls", "host_mock_calls()", "the calls the current scope's mocks answered: [{name, args, kind}] with kind \"call\" or \"tool\"",
 		func(th *vm.Thread, args vm.Args) (vm.Value, error) {
@@ -122,6 +123,44 @@ func callBuiltin(th *vm.Thread, args vm.Args, builtin string, tool bool) (vm.Val
 
 var mockOptions = []string{"tool", "description", "parameters"}
 
+// operationForm reports whether a host_mock call is upstream's
+// host_mock(capability, operation, response), mocking
+// "capability.operation": a string second argument and a third that is
+// not an options dict (a dict of mockOptions keys keeps the
+// host_mock(name, response, options) reading). It returns the operation.
+func operationForm(args vm.Args) (string, bool) {
+	op, ok := args.Str(1)
+	if !ok || op == "" || !args.Given(2) {
+		return "", false
+	}
+	if d, ok := args.At(2).AsDict(); ok {
+		if d.Len() == 0 {
+			return "", false
+		}
+		for _, k := range d.Keys() {
+			if !slices.Contains(mockOptions, k) {
+				return op, true
+			}
+		}
+		return "", false
+	}
+	return op, true
+}
+
+func isOperationForm(args vm.Args) bool {
+	_, ok := operationForm(args)
+	return ok
+}
+
+// resultOrError reports whether an operation-form response is upstream's
+// {result} / {error} record rather than a plain dict answer.
+func resultOrError(d *vm.Dict) bool {
+	if d.Len() != 1 {
+		return false
+	}
+	return d.Has("result") || d.Has("error")
+}
+
 func builtinHostMock(th *vm.Thread, args vm.Args) (vm.Value, error) {
 	name, err := nameArg("host_mock", args)
 	if err != nil {
@@ -131,10 +170,22 @@ func builtinHostMock(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return vm.Value{}, vm.Throwf("host_mock: a response (or a function of the args) is required")
 	}
 	m := &mock{response: args.At(1), parameters: vm.Nil}
+	if op, ok := operationForm(args); ok {
+		// host_mock(capability, operation, response): upstream's form
+		name, m.response = name+"."+op, args.At(2)
+		if d, ok := m.response.AsDict(); ok && resultOrError(d) {
+			m.response = lib.Get(d, "result")
+			if e, failing := d.Get("error"); failing {
+				m.fn = vm.Of(vm.NewBuiltin("host_mock:error", "error(args)", "a mocked host failure", func(*vm.Thread, vm.Args) (vm.Value, error) {
+					return vm.Value{}, vm.Throw(e)
+				}))
+			}
+		}
+	}
 	if vm.IsCallable(m.response) {
 		m.fn = m.response
 	}
-	if args.Given(2) {
+	if args.Given(2) && !isOperationForm(args) {
 		d, ok := args.Dict(2)
 		if !ok {
 			return vm.Value{}, vm.Throwf("host_mock: options must be a dict, got %s", args.At(2).Type())

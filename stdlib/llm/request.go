@@ -293,8 +293,13 @@ func newRequest(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value) (*re
 			// The same words whether the tool does not exist or is
 			// reserved for another audience: an operator-only tool
 			// cannot leak its name to the model (seed 001), nor its
-			// existence to whoever reads this error.
-			return nil, vm.Throwf("%s: options.tool_choice: %q is not an available tool", fn, name)
+			// existence to whoever reads this error; a suggestion is
+			// drawn from the offered tools only.
+			offered := make([]string, len(r.tools))
+			for i, t := range r.tools {
+				offered[i] = t.Name
+			}
+			return nil, vm.Throwf("%s: options.tool_choice: %q is not an available tool%s", fn, name, lib.DidYouMean(name, offered))
 		}
 	}
 	if v, ok := opt("json"); ok {

@@ -37,8 +37,12 @@ func init() {
 		}
 		return json.Parse(string(cat.Marshal()))
 	})
-	lib.Def("tool_prompt", "tool_prompt(registry)", "a system-prompt text (upstream's layout): the <tool_call> format, then a ### section per agent-visible tool with its description and parameters", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		reg, err := normalized(th, "tool_prompt", a.At(0))
+	lib.Def("tool_prompt", "tool_prompt(tools)", "a system-prompt text (upstream's layout): the <tool_call> format, then a ### section per agent-visible tool with its description and parameters; tools is a registry, a list of tools (as agent_loop's tools option takes them) or one tool definition", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		v, err := promptTools(th, a.At(0))
+		if err != nil {
+			return vm.Value{}, err
+		}
+		reg, err := normalized(th, "tool_prompt", v)
 		if err != nil {
 			return vm.Value{}, err
 		}
@@ -133,6 +137,51 @@ func audienceCatalog(th *vm.Thread, fn string, v vm.Value, aud tool.Audience) (*
 	}
 	return reg.CatalogFor(aud), nil
 }
+
+// promptTools is tool_prompt's argument as a registry: a registry as it
+// is; a list of tools (definitions, tool_def, tool_ref and tool_bind
+// values, registries standing for their tools, agents standing for the
+// one-prompt tool that asks them, as agent_loop's tools option reads
+// them) or one definition, gathered as tool_registry_from
+// gathers them, so a duplicate name or a bad definition is refused in
+// its words.
+func promptTools(th *vm.Thread, v vm.Value) (vm.Value, error) {
+	if tool.IsRegistry(v) {
+		return v, nil
+	}
+	var items []vm.Value
+	if l, ok := v.AsList(); ok {
+		items, _ = tool.ExpandRegistries(l.Items())
+	} else if _, ok := tool.SingleDefinition(v); ok {
+		items = []vm.Value{v}
+	} else {
+		return vm.Value{}, vm.Throwf("tool_prompt: expected a tool registry created with tool_registry(), a list of tools or a tool definition, got %s", v.Type())
+	}
+	for i, it := range items {
+		if d, ok := it.AsDict(); ok {
+			if def, isAgent := tool.AgentDefinition(d, promptOnly); isAgent {
+				items[i] = vm.Of(def)
+			}
+		}
+	}
+	reg, err := tool.RegistryFrom(vm.Of(vm.NewList(items)), vm.Nil, toolCache(th))
+	if err != nil {
+		msg := strings.Replace(err.Error(), "tool_registry_from: definitions", "tool_prompt: tools", 1)
+		for _, fn := range []string{"tool_registry_from: ", "tool_define: "} {
+			if rest, ok := strings.CutPrefix(msg, fn); ok {
+				msg = "tool_prompt: " + rest
+			}
+		}
+		return vm.Value{}, toolErr(fmt.Errorf("%s", msg))
+	}
+	return vm.Of(reg), nil
+}
+
+// promptOnly stands for an agent's handler in the registry promptTools
+// gathers: the prompt describes the agent and never runs it.
+var promptOnly = vm.Of(vm.NewBuiltin("tool_prompt:agent", "agent(args)", "an agent described by tool_prompt", func(*vm.Thread, vm.Args) (vm.Value, error) {
+	return vm.Value{}, vm.Throwf("tool_prompt: an agent described by tool_prompt is run by agent_loop, not here")
+}))
 
 // normalized is the registry v normalized, for builtin fn.
 func normalized(th *vm.Thread, fn string, v vm.Value) (*tool.Registry, error) {
