@@ -153,6 +153,7 @@ func cmdToolSchema(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 		fmt.Fprintf(stderr, "error: unsupported --surface %q (available: %s)\n", surface, strings.Join(schemaSurfaces, ", "))
 		return 2
 	}
+	defer exitOnSignal(stderr)()
 	cat, err := surfaceCatalog(surface, file, stdin, stderr)
 	if err == nil {
 		err = cat.Check()
