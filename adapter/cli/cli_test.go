@@ -182,7 +182,7 @@ func TestParseErrors(t *testing.T) {
 		{[]string{"ops", "--=x"}, "unexpected argument '--=x' found"},
 		{[]string{"ops", "--="}, "unexpected argument '--=' found"},
 		{[]string{"--=x"}, "unexpected argument '--=x' found"},
-		{[]string{"help", "--=x"}, "unexpected argument '--=x' found"},
+		{[]string{"help", "--=x"}, "unrecognized subcommand '--=x'"},
 		{[]string{"ops", "-e="}, "unexpected value '' for '--enable' found; no more were expected"},
 		{[]string{"ops", "-ke=yes"}, "unexpected value 'yes' for '--enable' found; no more were expected"},
 		{[]string{"ops", "--version"}, "unexpected argument '--version' found"},
@@ -197,7 +197,16 @@ func TestParseErrors(t *testing.T) {
 		{[]string{"--frob"}, "unexpected argument '--frob' found"},
 		{[]string{"help", "nope"}, "unrecognized subcommand 'nope'"},
 		{[]string{"help", "ops", "extra"}, "unrecognized subcommand 'extra'"},
-		{[]string{"help", "--frob"}, "unexpected argument '--frob' found"},
+		// as clap's help subcommand, every word after help names a
+		// subcommand: it has no options and no "--"; the usage is the one
+		// of the command reached
+		{[]string{"help", "--frob"}, "error: unrecognized subcommand '--frob'\n\nUsage: prog <COMMAND>\n"},
+		{[]string{"help", "--", "ops"}, "error: unrecognized subcommand '--'\n\nUsage: prog <COMMAND>\n"},
+		{[]string{"help", "--"}, "error: unrecognized subcommand '--'\n"},
+		{[]string{"help", "-h"}, "error: unrecognized subcommand '-h'\n"},
+		{[]string{"help", "--help"}, "error: unrecognized subcommand '--help'\n"},
+		{[]string{"help", "ops", "--", "x"}, "error: unrecognized subcommand '--'\n\nUsage: prog ops [OPTIONS] [FIRST] [REST]...\n"},
+		{[]string{"help", "ops", "extra"}, "Usage: prog ops [OPTIONS]"},
 		// "--" at a parent ends options: what follows is positional, and a
 		// parent takes no positional
 		{[]string{"--", "ops"}, "error: unexpected argument 'ops' found\n\n  tip: subcommand 'ops' exists; to use it, remove the '--' before it\n\nUsage: prog <COMMAND>\n"},

@@ -86,15 +86,14 @@ func (p *Program) parse(args []string) (*request, error) {
 }
 
 // parseHelp is the implicit `help [COMMAND]...` subcommand of a parent.
+// As clap's help subcommand does, it reads every word after it as the
+// name of a subcommand, below the command the previous words reached:
+// it has no options ("-h", "--help") and no "--" (docs/tool-run.md), so
+// such a word is an unrecognized subcommand of the command reached, like
+// any other word naming none.
 func (p *Program) parseHelp(parent *tool.CLICommand, args []string) (*request, error) {
 	cmd := parent
 	for i, tok := range args {
-		if strings.HasPrefix(tok, "-") && tok != "-" {
-			if b := builtinToken(builtins(parent, false), tok); b != nil && b.long == flagHelp {
-				return &request{kind: reqHelpOfHelp, cmd: parent}, nil
-			}
-			return nil, &usageError{cmd: parent, msg: fmt.Sprintf("unexpected argument '%s' found", optionName(tok))}
-		}
 		if tok == "help" && i == 0 {
 			if len(args) > 1 {
 				return nil, &usageError{cmd: parent, msg: fmt.Sprintf("unrecognized subcommand '%s'", args[1])}
@@ -106,9 +105,7 @@ func (p *Program) parseHelp(parent *tool.CLICommand, args []string) (*request, e
 			child = cmd.Child(tok)
 		}
 		if child == nil {
-			err := subcommandError(cmd, tok, i == 0)
-			err.cmd = parent
-			return nil, err
+			return nil, subcommandError(cmd, tok, i == 0)
 		}
 		cmd = child
 	}
