@@ -160,6 +160,14 @@ var kitchenCases = []completionCase{
 	{line: "kitchen files -d 2:3 ", exact: []string{"beta"}},
 	{line: "kitchen files -d a=b ", exact: []string{"beta"}},
 	{line: "kitchen files -d=a:b ", exact: []string{"beta"}},
+	// help and version end nothing: what follows them completes as
+	// without them (the parser ignores it), as clap's scripts do
+	{line: "kitchen -h ", exact: []string{"things", "t", "th", "configure", "files", "format", "raw", "renamed", "shift", "help"}},
+	{line: "kitchen --help -", exact: []string{"-h", "--help"}},
+	{line: "kitchen configure -h --", some: []string{"--name", "--tag", "--help", "--json", "--harn-output"}},
+	{line: "kitchen configure --help -", some: []string{"-n", "--name", "-h", "--help"}},
+	{line: "kitchen configure -n x --help --", none: []string{"--name"}, some: []string{"--help", "--offset"}},
+	{line: "kitchen configure --help --mode ", exact: []string{"safe", "fast"}, ordered: true},
 }
 
 // hiddenScript is a registry whose hidden commands and arguments all
