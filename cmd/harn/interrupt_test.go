@@ -57,6 +57,13 @@ func TestInterruptStopsToolCommands(t *testing.T) {
 			}
 		})
 	}
+	// a handler of harn tool run that never returns
+	spin := "import { tool_registry_from } from \"std/tools\"\n" +
+		"fn spin(args) {\n  eprintln(\"started\")\n  while true { }\n}\n" +
+		"fn main(harness: Harness) {\n  harness.tools.mcp_tools(tool_registry_from([{name: \"spin\", description: \"Spin.\", parameters: {}, handler: spin}]))\n}\n"
+	if code, _, rest := commandUntilSignal(t, spin, syscall.SIGINT, 50*time.Millisecond, "tool", "run", "FILE", "spin"); code != 130 || rest != "error: interrupted by Ctrl-C\n" {
+		t.Errorf("Ctrl-C in a handler: status %d, stderr %q (want 130 and one line)", code, rest)
+	}
 	code, _, rest := commandUntilSignal(t, src, syscall.SIGTERM, 0, "tool", "schema", "FILE")
 	if code != 143 || rest != "error: terminated by SIGTERM\n" {
 		t.Errorf("after SIGTERM: status %d, stderr %q (want 143 and one line)", code, rest)
