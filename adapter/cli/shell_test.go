@@ -168,6 +168,9 @@ var kitchenCases = []completionCase{
 	{line: "kitchen configure --help -", some: []string{"-n", "--name", "-h", "--help"}},
 	{line: "kitchen configure -n x --help --", none: []string{"--name"}, some: []string{"--help", "--offset"}},
 	{line: "kitchen configure --help --mode ", exact: []string{"safe", "fast"}, ordered: true},
+	{line: "kitchen -h things ", exact: []string{"badout", "closure", "explode", "greet", "lookup", "quit", "help"}},
+	{line: "kitchen things --help ", exact: []string{"badout", "closure", "explode", "greet", "lookup", "quit", "help"}},
+	{line: "kitchen things -h lookup --", exact: []string{"--what", "--harn-input", "--harn-output", "--json", "--help"}},
 }
 
 // hiddenScript is a registry whose hidden commands and arguments all
