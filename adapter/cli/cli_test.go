@@ -511,6 +511,16 @@ func TestHelpAndVersion(t *testing.T) {
 	if r := p.try("", "help", "help"); r.status != 0 || !strings.Contains(r.stdout, "Usage: prog help [COMMAND]...") {
 		t.Errorf("help help: %d %q", r.status, r.stdout)
 	}
+	// help at a nested parent is that parent's help subcommand
+	g := program(t, `[{"name": "a.b", "inputSchema": {"type": "object"}}]`, `{"info":{"name":"prog"}}`)
+	for _, args := range [][]string{{"help", "a", "help"}, {"a", "help", "help"}} {
+		if r := g.try("", args...); r.status != 0 || !strings.Contains(r.stdout, "Usage: prog a help [COMMAND]...") {
+			t.Errorf("%q: %d %q %q", args, r.status, r.stdout, r.stderr)
+		}
+	}
+	if r := g.try("", "help", "a", "help", "b"); r.status != 1 || !strings.Contains(r.stderr, "unrecognized subcommand 'b'\n\nUsage: prog a <COMMAND>") {
+		t.Errorf("help a help b: %d %q", r.status, r.stderr)
+	}
 	if r := p.try(""); r.status != 1 || r.stdout != "" || !strings.Contains(r.stderr, "Usage: prog <COMMAND>") {
 		t.Errorf("no subcommand: %d %q %q", r.status, r.stdout, r.stderr)
 	}

@@ -94,11 +94,13 @@ func (p *Program) parse(args []string) (*request, error) {
 func (p *Program) parseHelp(parent *tool.CLICommand, args []string) (*request, error) {
 	cmd := parent
 	for i, tok := range args {
-		if tok == "help" && i == 0 {
-			if len(args) > 1 {
-				return nil, &usageError{cmd: parent, msg: fmt.Sprintf("unrecognized subcommand '%s'", args[1])}
+		if tok == "help" && !cmd.Leaf() {
+			// the help subcommand of the command reached (help things
+			// help is things help help), which names no further command
+			if i+1 < len(args) {
+				return nil, &usageError{cmd: cmd, msg: fmt.Sprintf("unrecognized subcommand '%s'", args[i+1])}
 			}
-			return &request{kind: reqHelpOfHelp, cmd: parent}, nil
+			return &request{kind: reqHelpOfHelp, cmd: cmd}, nil
 		}
 		var child *tool.CLICommand
 		if !cmd.Leaf() {
