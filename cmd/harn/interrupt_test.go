@@ -47,6 +47,8 @@ func TestInterruptStopsToolCommands(t *testing.T) {
 		"tool schema":      {"tool", "schema", "FILE"},
 		"tool run":         {"tool", "run", "FILE", "x"},
 		"tool completions": {"tool", "completions", "FILE", "--shell", "bash"},
+		"tool sdk":         {"tool", "sdk", "FILE", "--lang", "go", "--out", "OUT"},
+		"tool diff":        {"tool", "diff", "FILE", "FILE"},
 		"serve mcp":        {"serve", "mcp", "FILE"},
 	}
 	for name, args := range commands {
@@ -104,8 +106,13 @@ func commandUntilSignal(t *testing.T, src string, sig os.Signal, settle time.Dur
 		t.Fatal(err)
 	}
 	args = slices.Clone(args)
-	if i := slices.Index(args, "FILE"); i >= 0 {
-		args[i] = path
+	for i, a := range args {
+		switch a {
+		case "FILE":
+			args[i] = path
+		case "OUT":
+			args[i] = t.TempDir()
+		}
 	}
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), "HARN_TEST_MAIN=1")
