@@ -991,3 +991,30 @@ func TestBuiltinOptionsReserved(t *testing.T) {
 		}
 	}
 }
+
+// A positional argument with a help group is listed under that group's
+// heading (in first-use order, positionals first), not under Arguments;
+// a group named Arguments or Options is that section.
+func TestHelpGroupOfPositional(t *testing.T) {
+	p := program(t, `[{"name": "g", "inputSchema": {"type": "object", "properties": {
+	  "src": {"type": "string", "description": "Source"},
+	  "dst": {"type": "string"},
+	  "mode": {"type": "string"},
+	  "keep": {"type": "string"}
+	}}, "cli": {"arguments": {
+	  "src": {"position": 0, "help_group": "Paths"},
+	  "dst": {"position": 1, "help_group": "Arguments"},
+	  "mode": {"help_group": "Paths"},
+	  "keep": {"help_group": "Options"}
+	}}}]`, `{"info":{"name":"prog"}}`)
+	got := p.try("", "g", "--help").stdout
+	want := "Usage: prog g [OPTIONS] [SRC] [DST]\n\n" +
+		"Arguments:\n  [DST]  [type: string]\n\n" +
+		"Options:\n      --keep <KEEP>                [type: string]\n"
+	if !strings.Contains(got, want) {
+		t.Errorf("help:\n%s\nwant it to hold:\n%s", got, want)
+	}
+	if want := "\n\nPaths:\n  [SRC]              Source [type: string]\n      --mode <MODE>  [type: string]\n"; !strings.HasSuffix(got, want) {
+		t.Errorf("help:\n%s\nwant it to end with:\n%s", got, want)
+	}
+}
