@@ -225,6 +225,10 @@ func TestParseErrors(t *testing.T) {
 		{[]string{"ops", "--harn-input", "3"}, "error: --harn-input must resolve to a JSON object\n"},
 		{[]string{"ops", "--harn-input", "@/nonexistent/args.json"}, `error: failed to read --harn-input file "/nonexistent/args.json": no such file or directory`},
 		{[]string{"ops", "--obj", "[]"}, `error: tool "ops" input violates its declared schema: /* failed type`},
+		// a value that is not UTF-8 is refused rather than mangled
+		{[]string{"ops", "--name", "a\xffb"}, "error: --name expects valid UTF-8\n"},
+		{[]string{"ops", "--obj", "{\"a\": \"\xff\"}"}, "error: --obj expects valid UTF-8\n"},
+		{[]string{"ops", "x", "\xfe"}, "error: --rest expects valid UTF-8\n"},
 	}
 	for _, c := range cases {
 		r := p.try("", c.args...)
