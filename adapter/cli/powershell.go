@@ -139,7 +139,9 @@ func (m *compModel) powershell() string {
 		w("            break\n        }\n")
 	}
 	w("    })\n\n")
-	w("    $completions.Where{ $_.CompletionText -clike \"$wordToComplete*\" }\n")
+	// a prefix match, not -clike: the word may hold wildcard characters
+	// ([ makes an invalid pattern, * and ? would match anything)
+	w("    $completions.Where{ $_.CompletionText.StartsWith($wordToComplete, [StringComparison]::Ordinal) }\n")
 	w("}\n")
 	return b.String()
 }
