@@ -182,7 +182,7 @@ func TestParseErrors(t *testing.T) {
 		{[]string{"ops", "--=x"}, "unexpected argument '--=x' found"},
 		{[]string{"ops", "--="}, "unexpected argument '--=' found"},
 		{[]string{"--=x"}, "unexpected argument '--=x' found"},
-		{[]string{"help", "--=x"}, "unexpected argument '--=x' found"},
+		{[]string{"help", "--=x"}, "unrecognized subcommand '--=x'"},
 		{[]string{"ops", "-e="}, "unexpected value '' for '--enable' found; no more were expected"},
 		{[]string{"ops", "-ke=yes"}, "unexpected value 'yes' for '--enable' found; no more were expected"},
 		{[]string{"ops", "--version"}, "unexpected argument '--version' found"},
@@ -197,7 +197,16 @@ func TestParseErrors(t *testing.T) {
 		{[]string{"--frob"}, "unexpected argument '--frob' found"},
 		{[]string{"help", "nope"}, "unrecognized subcommand 'nope'"},
 		{[]string{"help", "ops", "extra"}, "unrecognized subcommand 'extra'"},
-		{[]string{"help", "--frob"}, "unexpected argument '--frob' found"},
+		// as clap's help subcommand, every word after help names a
+		// subcommand: it has no options and no "--"; the usage is the one
+		// of the command reached
+		{[]string{"help", "--frob"}, "error: unrecognized subcommand '--frob'\n\nUsage: prog <COMMAND>\n"},
+		{[]string{"help", "--", "ops"}, "error: unrecognized subcommand '--'\n\nUsage: prog <COMMAND>\n"},
+		{[]string{"help", "--"}, "error: unrecognized subcommand '--'\n"},
+		{[]string{"help", "-h"}, "error: unrecognized subcommand '-h'\n"},
+		{[]string{"help", "--help"}, "error: unrecognized subcommand '--help'\n"},
+		{[]string{"help", "ops", "--", "x"}, "error: unrecognized subcommand '--'\n\nUsage: prog ops [OPTIONS] [FIRST] [REST]...\n"},
+		{[]string{"help", "ops", "extra"}, "Usage: prog ops [OPTIONS]"},
 		// "--" at a parent ends options: what follows is positional, and a
 		// parent takes no positional
 		{[]string{"--", "ops"}, "error: unexpected argument 'ops' found\n\n  tip: subcommand 'ops' exists; to use it, remove the '--' before it\n\nUsage: prog <COMMAND>\n"},
@@ -216,6 +225,10 @@ func TestParseErrors(t *testing.T) {
 		{[]string{"ops", "--harn-input", "3"}, "error: --harn-input must resolve to a JSON object\n"},
 		{[]string{"ops", "--harn-input", "@/nonexistent/args.json"}, `error: failed to read --harn-input file "/nonexistent/args.json": no such file or directory`},
 		{[]string{"ops", "--obj", "[]"}, `error: tool "ops" input violates its declared schema: /* failed type`},
+		// a value that is not UTF-8 is refused rather than mangled
+		{[]string{"ops", "--name", "a\xffb"}, "error: --name expects valid UTF-8\n"},
+		{[]string{"ops", "--obj", "{\"a\": \"\xff\"}"}, "error: --obj expects valid UTF-8\n"},
+		{[]string{"ops", "x", "\xfe"}, "error: --rest expects valid UTF-8\n"},
 	}
 	for _, c := range cases {
 		r := p.try("", c.args...)
@@ -501,6 +514,16 @@ func TestHelpAndVersion(t *testing.T) {
 	}
 	if r := p.try("", "help", "help"); r.status != 0 || !strings.Contains(r.stdout, "Usage: prog help [COMMAND]...") {
 		t.Errorf("help help: %d %q", r.status, r.stdout)
+	}
+	// help at a nested parent is that parent's help subcommand
+	g := program(t, `[{"name": "a.b", "inputSchema": {"type": "object"}}]`, `{"info":{"name":"prog"}}`)
+	for _, args := range [][]string{{"help", "a", "help"}, {"a", "help", "help"}} {
+		if r := g.try("", args...); r.status != 0 || !strings.Contains(r.stdout, "Usage: prog a help [COMMAND]...") {
+			t.Errorf("%q: %d %q %q", args, r.status, r.stdout, r.stderr)
+		}
+	}
+	if r := g.try("", "help", "a", "help", "b"); r.status != 1 || !strings.Contains(r.stderr, "unrecognized subcommand 'b'\n\nUsage: prog a <COMMAND>") {
+		t.Errorf("help a help b: %d %q", r.status, r.stderr)
 	}
 	if r := p.try(""); r.status != 1 || r.stdout != "" || !strings.Contains(r.stderr, "Usage: prog <COMMAND>") {
 		t.Errorf("no subcommand: %d %q %q", r.status, r.stdout, r.stderr)
@@ -970,5 +993,32 @@ func TestBuiltinOptionsReserved(t *testing.T) {
 				t.Errorf("%s %q claimed by a tool argument: %v", key, sp, err)
 			}
 		}
+	}
+}
+
+// A positional argument with a help group is listed under that group's
+// heading (in first-use order, positionals first), not under Arguments;
+// a group named Arguments or Options is that section.
+func TestHelpGroupOfPositional(t *testing.T) {
+	p := program(t, `[{"name": "g", "inputSchema": {"type": "object", "properties": {
+	  "src": {"type": "string", "description": "Source"},
+	  "dst": {"type": "string"},
+	  "mode": {"type": "string"},
+	  "keep": {"type": "string"}
+	}}, "cli": {"arguments": {
+	  "src": {"position": 0, "help_group": "Paths"},
+	  "dst": {"position": 1, "help_group": "Arguments"},
+	  "mode": {"help_group": "Paths"},
+	  "keep": {"help_group": "Options"}
+	}}}]`, `{"info":{"name":"prog"}}`)
+	got := p.try("", "g", "--help").stdout
+	want := "Usage: prog g [OPTIONS] [SRC] [DST]\n\n" +
+		"Arguments:\n  [DST]  [type: string]\n\n" +
+		"Options:\n      --keep <KEEP>                [type: string]\n"
+	if !strings.Contains(got, want) {
+		t.Errorf("help:\n%s\nwant it to hold:\n%s", got, want)
+	}
+	if want := "\n\nPaths:\n  [SRC]              Source [type: string]\n      --mode <MODE>  [type: string]\n"; !strings.HasSuffix(got, want) {
+		t.Errorf("help:\n%s\nwant it to end with:\n%s", got, want)
 	}
 }

@@ -122,17 +122,15 @@ func (o *compOpt) spellings() []string {
 // before the cursor: its first long spelling.
 func (o *compOpt) key() string { return "--" + o.longs[0] }
 
-// keyedOptions calls f for every option of every node but help and
-// version, which nothing excludes, with the words that name it in the
-// scripts' record of the options given ("NODE SPELLING", unquoted): the
-// bash and fish scripts map them to the option's key.
+// keyedOptions calls f for every option of every node with the words
+// that name it in the scripts' record of the options given ("NODE
+// SPELLING", unquoted): the scripts map them to the option's key. Help
+// and version are recorded too, though they exclude nothing, so that a
+// cluster holding -h (-he) goes on to its next letters.
 func (m *compModel) keyedOptions(f func(o *compOpt, words []string)) {
 	for _, n := range m.nodes {
 		for i := range n.opts {
 			o := &n.opts[i]
-			if o.exclusive {
-				continue
-			}
 			var words []string
 			for _, s := range o.spellings() {
 				words = append(words, n.id+" "+s)

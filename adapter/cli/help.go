@@ -125,7 +125,9 @@ func positionalSpec(a *tool.CLIArg) string {
 }
 
 // leafSections are a leaf's Arguments and Options sections and one
-// section per help group, in first-use order.
+// section per help group, in first-use order. A positional argument with
+// a help group is listed under that group's heading, as an option is
+// (clap lists an argument by its heading whatever its kind).
 func leafSections(leaf *tool.CLICommand) []helpSection {
 	args := helpSection{heading: "Arguments"}
 	opts := helpSection{heading: "Options"}
@@ -134,12 +136,18 @@ func leafSections(leaf *tool.CLICommand) []helpSection {
 		if a.Hidden {
 			continue
 		}
-		if a.Positional {
-			args.rows = append(args.rows, helpRow{positionalSpec(a), argText(a)})
-			continue
+		row, home := helpRow{positionalSpec(a), argText(a)}, &args
+		if !a.Positional {
+			row.spec, home = optionSpec(a.Short, a.Long, a.ValueName, a.Presence()), &opts
 		}
-		row := helpRow{optionSpec(a.Short, a.Long, a.ValueName, a.Presence()), argText(a)}
-		if a.HelpGroup == "" || a.HelpGroup == opts.heading {
+		switch a.HelpGroup {
+		case "":
+			home.rows = append(home.rows, row)
+			continue
+		case args.heading:
+			args.rows = append(args.rows, row)
+			continue
+		case opts.heading:
 			opts.rows = append(opts.rows, row)
 			continue
 		}

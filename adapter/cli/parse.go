@@ -86,29 +86,28 @@ func (p *Program) parse(args []string) (*request, error) {
 }
 
 // parseHelp is the implicit `help [COMMAND]...` subcommand of a parent.
+// As clap's help subcommand does, it reads every word after it as the
+// name of a subcommand, below the command the previous words reached:
+// it has no options ("-h", "--help") and no "--" (docs/tool-run.md), so
+// such a word is an unrecognized subcommand of the command reached, like
+// any other word naming none.
 func (p *Program) parseHelp(parent *tool.CLICommand, args []string) (*request, error) {
 	cmd := parent
 	for i, tok := range args {
-		if strings.HasPrefix(tok, "-") && tok != "-" {
-			if b := builtinToken(builtins(parent, false), tok); b != nil && b.long == flagHelp {
-				return &request{kind: reqHelpOfHelp, cmd: parent}, nil
+		if tok == "help" && !cmd.Leaf() {
+			// the help subcommand of the command reached (help things
+			// help is things help help), which names no further command
+			if i+1 < len(args) {
+				return nil, &usageError{cmd: cmd, msg: fmt.Sprintf("unrecognized subcommand '%s'", args[i+1])}
 			}
-			return nil, &usageError{cmd: parent, msg: fmt.Sprintf("unexpected argument '%s' found", optionName(tok))}
-		}
-		if tok == "help" && i == 0 {
-			if len(args) > 1 {
-				return nil, &usageError{cmd: parent, msg: fmt.Sprintf("unrecognized subcommand '%s'", args[1])}
-			}
-			return &request{kind: reqHelpOfHelp, cmd: parent}, nil
+			return &request{kind: reqHelpOfHelp, cmd: cmd}, nil
 		}
 		var child *tool.CLICommand
 		if !cmd.Leaf() {
 			child = cmd.Child(tok)
 		}
 		if child == nil {
-			err := subcommandError(cmd, tok, i == 0)
-			err.cmd = parent
-			return nil, err
+			return nil, subcommandError(cmd, tok, i == 0)
 		}
 		cmd = child
 	}

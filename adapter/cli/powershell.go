@@ -6,12 +6,14 @@ import (
 )
 
 // powershell renders the PowerShell completer: it walks the command
-// elements before the cursor through the command tree and offers the
-// subcommands and options of the node reached. The word after an option
-// it does not know (a hidden one, or a typo) is that option's value
-// unless it starts with '-'. Like the upstream generator it offers no
-// option or argument values; parsing and validation are the same on
-// every shell.
+// elements before the cursor through the command tree, as the other
+// scripts do, and offers the subcommands and options of the node
+// reached. Like the upstream generator it offers no option or argument
+// values: at a value (--tag <TAB>, --tag=<TAB>) it returns nothing, and
+// PowerShell falls back to its default completion. An option given is
+// not offered again unless it repeats, nor one it conflicts with; the
+// word after an option it does not know (a hidden one, or a typo) is
+// that option's value unless it starts with '-'.
 func (m *compModel) powershell() string {
 	var b strings.Builder
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
@@ -48,6 +50,14 @@ func (m *compModel) powershell() string {
 	}
 	w("    $known = @{\n%s    }\n", strings.Join(known, ""))
 	w("    $values = @{\n%s    }\n", strings.Join(values, ""))
+	w("    # 'NODE SPELLING' -> the key of the option in the record of those given\n")
+	w("    $keys = [Collections.Hashtable]::new([StringComparer]::Ordinal)\n")
+	m.keyedOptions(func(o *compOpt, words []string) {
+		for _, word := range words {
+			w("    $keys[%s] = %s\n", psQuote(word), psQuote(o.key()))
+		}
+	})
+	w("    $given = [Collections.Hashtable]::new([StringComparer]::Ordinal)\n")
 	w("    $node = 'n0'\n    $skip = ''\n    $ddash = $false\n")
 	w("    foreach ($element in $commandAst.CommandElements | Select-Object -Skip 1) {\n")
 	w("        if ($element.Extent.EndOffset -ge $cursorPosition) { break }\n")
@@ -57,9 +67,29 @@ func (m *compModel) powershell() string {
 	w("        if ($skip -ceq 'unknown') { $skip = ''; if (-not $word.StartsWith('-')) { continue } }\n")
 	w("        if ($ddash) { continue }\n")
 	w("        if ($word -ceq '--') { $ddash = $true; continue }\n")
-	w("        if ($word.StartsWith('-')) {\n")
-	w("            if ($values[$node] -ccontains $word) { $skip = 'value' }\n")
-	w("            elseif (-not ($word.StartsWith('--') -and $word.Contains('=')) -and $known[$node] -cnotcontains $word) { $skip = 'unknown' }\n")
+	w("        if ($word.StartsWith('--')) {\n")
+	w("            # --name, or --name=VALUE holding its value\n")
+	w("            $name = $word\n")
+	w("            $eq = $word.IndexOf('=')\n")
+	w("            if ($eq -ge 0) { $name = $word.Substring(0, $eq) }\n")
+	w("            $key = $keys[\"$node $name\"]\n")
+	w("            if ($key) { $given[$key] = $true }\n")
+	w("            if ($eq -ge 0) { continue }\n")
+	w("            if ($values[$node] -ccontains $name) { $skip = 'value' }\n")
+	w("            elseif ($known[$node] -cnotcontains $name) { $skip = 'unknown' }\n")
+	w("            continue\n        }\n")
+	w("        if ($word.StartsWith('-') -and $word.Length -gt 1) {\n")
+	w("            # a cluster of short options: the first letter taking a value\n")
+	w("            # takes the rest of the word (-tgr, -t=gr), or the next word when\n")
+	w("            # it is the last letter; so does a letter it does not know\n")
+	w("            for ($i = 1; $i -lt $word.Length; $i++) {\n")
+	w("                $short = '-' + $word.Substring($i, 1)\n")
+	w("                $last = $i -eq $word.Length - 1\n")
+	w("                $key = $keys[\"$node $short\"]\n")
+	w("                if ($key) { $given[$key] = $true }\n")
+	w("                if ($values[$node] -ccontains $short) { if ($last) { $skip = 'value' }; break }\n")
+	w("                if ($known[$node] -cnotcontains $short) { if ($last) { $skip = 'unknown' }; break }\n")
+	w("            }\n")
 	w("            continue\n        }\n")
 	for _, n := range m.nodes {
 		for _, c := range n.children {
@@ -67,14 +97,17 @@ func (m *compModel) powershell() string {
 			for _, name := range c.spellings() {
 				words = append(words, "$word -ceq "+psQuote(name))
 			}
-			w("        if ($node -ceq '%s' -and (%s)) { $node = '%s'; continue } # %s\n", n.id, strings.Join(words, " -or "), c.node.id, m.label(c.node))
+			w("        if ($node -ceq '%s' -and (%s)) { $node = '%s'; $given.Clear(); continue } # %s\n", n.id, strings.Join(words, " -or "), c.node.id, m.label(c.node))
 		}
 	}
 	w("        # a positional word of a leaf keeps its node; anything else at a parent is unknown\n")
 	w("        if ($leaves -cnotcontains $node) { $node = '' }\n")
 	w("    }\n")
 	w("    # after '--' only positional values follow, and they are not completed here\n")
-	w("    if ($ddash) { return }\n\n")
+	w("    if ($ddash) { return }\n")
+	w("    # at an option's value: nothing, so PowerShell's default completion applies\n")
+	w("    if ($skip -ceq 'value' -or ($skip -ceq 'unknown' -and -not $wordToComplete.StartsWith('-'))) { return }\n")
+	w("    if ($wordToComplete.StartsWith('-') -and $wordToComplete.Contains('=')) { return }\n\n")
 	w("    $completions = @(switch -CaseSensitive ($node) {\n")
 	for _, n := range m.nodes {
 		if len(n.children) == 0 && len(n.opts) == 0 {
@@ -87,14 +120,28 @@ func (m *compModel) powershell() string {
 			}
 		}
 		for _, o := range n.opts {
+			indent := "            "
+			if keys := o.excludedBy(); len(keys) > 0 {
+				var tests []string
+				for _, k := range keys {
+					tests = append(tests, "$given.ContainsKey("+psQuote(k)+")")
+				}
+				w("            if (-not (%s)) {\n", strings.Join(tests, " -or "))
+				indent += "    "
+			}
 			for _, s := range o.spellings() {
-				w("            [CompletionResult]::new(%s, %s, [CompletionResultType]::ParameterName, %s)\n", psQuote(s), psQuote(strings.TrimLeft(s, "-")), psQuote(orName(o.help, s)))
+				w("%s[CompletionResult]::new(%s, %s, [CompletionResultType]::ParameterName, %s)\n", indent, psQuote(s), psQuote(strings.TrimLeft(s, "-")), psQuote(orName(o.help, s)))
+			}
+			if len(o.excludedBy()) > 0 {
+				w("            }\n")
 			}
 		}
 		w("            break\n        }\n")
 	}
 	w("    })\n\n")
-	w("    $completions.Where{ $_.CompletionText -clike \"$wordToComplete*\" }\n")
+	// a prefix match, not -clike: the word may hold wildcard characters
+	// ([ makes an invalid pattern, * and ? would match anything)
+	w("    $completions.Where{ $_.CompletionText.StartsWith($wordToComplete, [StringComparison]::Ordinal) }\n")
 	w("}\n")
 	return b.String()
 }

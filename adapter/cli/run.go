@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/tool"
@@ -161,6 +162,10 @@ func readInput(spec string, stdin io.Reader) (*jsonv.Object, error) {
 // coerce converts one token by the argument's prepared coercion type
 // (docs/spec/cli-projection.md §4). Errors name the property's derived flag.
 func coerce(a *tool.CLIArg, raw string) (any, error) {
+	if !utf8.ValidString(raw) {
+		// JSON text is Unicode: a value would lose its bytes to U+FFFD
+		return nil, fmt.Errorf("%s expects valid UTF-8", a.Flag)
+	}
 	if raw == "null" && a.NullWord() {
 		// a nullable integer, number or boolean reads scalars as plain
 		// words, so null needs its word too (docs/tool-run.md)

@@ -160,6 +160,19 @@ var kitchenCases = []completionCase{
 	{line: "kitchen files -d 2:3 ", exact: []string{"beta"}},
 	{line: "kitchen files -d a=b ", exact: []string{"beta"}},
 	{line: "kitchen files -d=a:b ", exact: []string{"beta"}},
+	// help and version end nothing: what follows them completes as
+	// without them (the parser ignores it), as clap's scripts do
+	{line: "kitchen -h ", exact: []string{"things", "t", "th", "configure", "files", "format", "raw", "renamed", "shift", "help"}},
+	{line: "kitchen --help -", exact: []string{"-h", "--help"}},
+	{line: "kitchen configure -h --", some: []string{"--name", "--tag", "--help", "--json", "--harn-output"}},
+	{line: "kitchen configure --help -", some: []string{"-n", "--name", "-h", "--help"}},
+	{line: "kitchen configure -n x --help --", none: []string{"--name"}, some: []string{"--help", "--offset"}},
+	{line: "kitchen configure --help --mode ", exact: []string{"safe", "fast"}, ordered: true},
+	{line: "kitchen configure -eh -", none: []string{"-e", "--enable"}, some: []string{"-h", "--help", "-n", "--name"}},
+	{line: "kitchen configure -he -", none: []string{"-e", "--enable"}, some: []string{"-h", "--help", "-v", "--verbose"}},
+	{line: "kitchen -h things ", exact: []string{"badout", "closure", "explode", "greet", "lookup", "quit", "help"}},
+	{line: "kitchen things --help ", exact: []string{"badout", "closure", "explode", "greet", "lookup", "quit", "help"}},
+	{line: "kitchen things -h lookup --", exact: []string{"--what", "--harn-input", "--harn-output", "--json", "--help"}},
 }
 
 // hiddenScript is a registry whose hidden commands and arguments all
@@ -792,6 +805,68 @@ func TestBashCompletionQuotesCandidates(t *testing.T) {
 		}
 		if !slices.Equal(res[i], want) {
 			t.Errorf("cur %q: COMPREPLY reads back as %q, want %q", c.cur, res[i], want)
+		}
+	}
+}
+
+// psResults returns the lines of the PowerShell script's case for node
+// id, from its label line to its break.
+func psCase(t *testing.T, script, id string) string {
+	t.Helper()
+	start := strings.Index(script, "        '"+id+"' { #")
+	if start < 0 {
+		t.Fatalf("no case for %s in:\n%s", id, script)
+	}
+	end := strings.Index(script[start:], "            break\n")
+	return script[start : start+end]
+}
+
+// PowerShell cannot be installed here (no Debian package), so its
+// script is checked by its content: the walk keeps a record of the
+// options given, keyed as in the bash and fish scripts, and an option
+// already given (unless repeatable), or conflicting with one given, is
+// not offered; help is always offered.
+func TestPowerShellOffersOptionsOnce(t *testing.T) {
+	p := program(t, opsDefs, `{"info":{"name":"prog"}}`)
+	s := p.Completions(PowerShell)
+	for _, want := range []string{
+		"$keys['n1 -c'] = '--count'", "$keys['n1 --count'] = '--count'",
+		"$keys['n1 --title'] = '--name'", "$keys['n1 -t'] = '--tag'",
+		"$keys['n1 --json'] = '--json'", "$keys['n1 --harn-output'] = '--harn-output'",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("powershell script lacks %q", want)
+		}
+	}
+	ops := psCase(t, s, "n1")
+	guarded := map[string]string{
+		"--count":       "if (-not ($given.ContainsKey('--count'))) {\n                [CompletionResult]::new('-c', ",
+		"--title":       "if (-not ($given.ContainsKey('--name'))) {\n                [CompletionResult]::new('-n', 'n', [CompletionResultType]::ParameterName, '-n')\n                [CompletionResult]::new('--name', 'name', [CompletionResultType]::ParameterName, '--name')\n                [CompletionResult]::new('--title', ",
+		"--json":        "if (-not ($given.ContainsKey('--json') -or $given.ContainsKey('--harn-output'))) {\n                [CompletionResult]::new('--json', ",
+		"--harn-output": "if (-not ($given.ContainsKey('--harn-output') -or $given.ContainsKey('--json'))) {\n                [CompletionResult]::new('--harn-output', ",
+	}
+	for opt, want := range guarded {
+		if !strings.Contains(ops, want) {
+			t.Errorf("%s is not left out once given:\n%s", opt, ops)
+		}
+	}
+	for _, free := range []string{"-t", "--tag", "-h", "--help"} {
+		if !strings.Contains(ops, "\n            [CompletionResult]::new('"+free+"', ") {
+			t.Errorf("%s is not always offered:\n%s", free, ops)
+		}
+	}
+	// the walk reads --name=VALUE, clusters and -t=VALUE, and offers
+	// nothing at an option's value
+	for _, want := range []string{
+		"$eq = $word.IndexOf('=')",
+		"$short = '-' + $word.Substring($i, 1)",
+		"if ($skip -ceq 'value' -or ($skip -ceq 'unknown' -and -not $wordToComplete.StartsWith('-'))) { return }",
+		"$node = 'n1'; $given.Clear(); continue",
+		// matched as a prefix: the word may hold wildcard characters
+		"$completions.Where{ $_.CompletionText.StartsWith($wordToComplete, [StringComparison]::Ordinal) }",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("powershell walk lacks %q", want)
 		}
 	}
 }

@@ -69,7 +69,9 @@ func (m *compModel) zsh() string {
 		w("    for word in \"${(@)words[2,CURRENT-1]}\"; do\n")
 		w("        [[ $word == -- ]] && return 1\n        [[ $word != -* ]] && break\n    done\n")
 		w("    typeset -A opt_args\n")
-		w("    _arguments -s -S -C \\\n")
+		// -A: a parent's options come before its subcommand; those after
+		// it (a -h there) are the subcommand's
+		w("    _arguments -s -S -C -A '-*' \\\n")
 		for _, s := range specs {
 			w("        %s \\\n", s)
 		}
@@ -95,14 +97,12 @@ func (m *compModel) zsh() string {
 
 // zshOptionSpecs are the _arguments specs of one option, one per
 // spelling. A non-repeatable option excludes its other spellings once
-// given; help and version exclude everything.
+// given; help and version exclude nothing and stay offered, as in the
+// bash and fish scripts and in clap's (docs/tool-completions.md).
 func zshOptionSpecs(fn string, o compOpt) []string {
 	sp := o.spellings()
 	excl := "(" + strings.Join(append(append([]string(nil), sp...), o.conflicts...), " ") + ")"
-	if o.exclusive {
-		excl = "(- *)"
-	}
-	if o.repeatable {
+	if o.repeatable || o.exclusive {
 		excl = "*"
 	}
 	var out []string

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -37,6 +38,40 @@ func TestInterruptStopsRunawayPrograms(t *testing.T) {
 	}
 }
 
+// Ctrl-C stops the commands that run a script's top level to load its
+// registry (a top level that never ends) with one line and status 130,
+// 128 + SIGINT as a shell reports it; SIGTERM with status 143.
+func TestInterruptStopsToolCommands(t *testing.T) {
+	src := "eprintln(\"started\")\nwhile true { }\n"
+	commands := map[string][]string{
+		"tool schema":      {"tool", "schema", "FILE"},
+		"tool run":         {"tool", "run", "FILE", "x"},
+		"tool completions": {"tool", "completions", "FILE", "--shell", "bash"},
+		"tool sdk":         {"tool", "sdk", "FILE", "--lang", "go", "--out", "OUT"},
+		"tool diff":        {"tool", "diff", "FILE", "FILE"},
+		"serve mcp":        {"serve", "mcp", "FILE"},
+	}
+	for name, args := range commands {
+		t.Run(name, func(t *testing.T) {
+			code, stdout, rest := commandUntilSignal(t, src, syscall.SIGINT, 50*time.Millisecond, args...)
+			if code != 130 || rest != "error: interrupted by Ctrl-C\n" || stdout != "" {
+				t.Errorf("after Ctrl-C: status %d, stderr %q, stdout %q (want 130 and one line)", code, rest, stdout)
+			}
+		})
+	}
+	// a handler of harn tool run that never returns
+	spin := "import { tool_registry_from } from \"std/tools\"\n" +
+		"fn spin(args) {\n  eprintln(\"started\")\n  while true { }\n}\n" +
+		"fn main(harness: Harness) {\n  harness.tools.mcp_tools(tool_registry_from([{name: \"spin\", description: \"Spin.\", parameters: {}, handler: spin}]))\n}\n"
+	if code, _, rest := commandUntilSignal(t, spin, syscall.SIGINT, 50*time.Millisecond, "tool", "run", "FILE", "spin"); code != 130 || rest != "error: interrupted by Ctrl-C\n" {
+		t.Errorf("Ctrl-C in a handler: status %d, stderr %q (want 130 and one line)", code, rest)
+	}
+	code, _, rest := commandUntilSignal(t, src, syscall.SIGTERM, 0, "tool", "schema", "FILE")
+	if code != 143 || rest != "error: terminated by SIGTERM\n" {
+		t.Errorf("after SIGTERM: status %d, stderr %q (want 143 and one line)", code, rest)
+	}
+}
+
 // SIGTERM (`timeout`, a supervisor, `kill`) stops a run as Ctrl-C does,
 // keeping what it printed, and exits 143 with one line saying why.
 func TestSIGTERMKeepsOutput(t *testing.T) {
@@ -59,11 +94,27 @@ func TestSIGTERMKeepsOutput(t *testing.T) {
 // broken build from hanging the suite; it is not a speed assertion.
 func runUntilSignal(t *testing.T, src string, sig os.Signal, settle time.Duration) (code int, stdout, rest string) {
 	t.Helper()
+	return commandUntilSignal(t, src, sig, settle, "run", "FILE")
+}
+
+// commandUntilSignal is runUntilSignal for any harn command: args are its
+// arguments, with "FILE" standing for the program's path.
+func commandUntilSignal(t *testing.T, src string, sig os.Signal, settle time.Duration, args ...string) (code int, stdout, rest string) {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "prog.harn")
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(os.Args[0], "run", path)
+	args = slices.Clone(args)
+	for i, a := range args {
+		switch a {
+		case "FILE":
+			args[i] = path
+		case "OUT":
+			args[i] = t.TempDir()
+		}
+	}
+	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), "HARN_TEST_MAIN=1")
 	var out strings.Builder
 	cmd.Stdout = &out

@@ -142,6 +142,39 @@ const interruptedStatus = 124
 // (128 + 15, as a shell reports a process the signal killed).
 const terminatedStatus = 143
 
+// signalStatus is the exit status of a command that is not a run, ended
+// by Ctrl-C: 128 + SIGINT, as a shell reports a process the signal
+// killed (harn run has its own, interruptedStatus).
+const signalStatus = 130
+
+// exitOnSignal makes Ctrl-C (or SIGTERM) end a command that runs a
+// script's top level to load its registry (harn tool schema|run|
+// completions, harn serve mcp) with one line on stderr and status 130
+// (143 for SIGTERM), instead of a silent death: the top level may never
+// end, and nothing of the script's is left to finish. stop gives the
+// signals back (to their default, or to a server's own handling).
+func exitOnSignal(stderr io.Writer) (stop func()) {
+	sig := make(chan os.Signal, 1)
+	done := make(chan struct{})
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		select {
+		case s := <-sig:
+			if s == syscall.SIGTERM {
+				fmt.Fprintln(stderr, "error: terminated by SIGTERM")
+				os.Exit(terminatedStatus)
+			}
+			fmt.Fprintln(stderr, "error: interrupted by Ctrl-C")
+			os.Exit(signalStatus)
+		case <-done:
+		}
+	}()
+	return func() {
+		signal.Stop(sig)
+		close(done)
+	}
+}
+
 // interruptOnSignal makes Ctrl-C (or SIGTERM, from `timeout`, a process
 // supervisor or `kill`) stop the program at its next check, so it ends
 // as an interrupted run, with what it printed flushed, and sets

@@ -141,7 +141,9 @@ func cmdServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if f.watch {
 		since = mcp.TakeSnapshot(filepath.Dir(f.file)) // before the build: an edit during loading is a change
 	}
+	stopLoading := exitOnSignal(stderr)
 	sf, err := build()
+	stopLoading()
 	if err != nil {
 		if le, ok := err.(*load.Error); ok {
 			fmt.Fprint(stderr, le.Render())

@@ -127,8 +127,11 @@ var schemaSurfaces = []string{exports.SurfaceScript, exports.SurfaceExports, exp
 // The script surface runs the script and emits its published registry's
 // catalog audience; it applies the registry rules only and does not
 // prepare the catalog (docs/spec/registry.md §3). The exports surface reads the
-// module's public functions without running anything.
+// module's public functions without running anything (module
+// initialisers aside). Ctrl-C while it runs ends the command with status
+// 130 (harn tool schema, sdk and diff; exitOnSignal).
 func surfaceCatalog(surface, path string, stdin io.Reader, stderr io.Writer) (*tool.Catalog, error) {
+	defer exitOnSignal(stderr)()
 	if exports.ResolveNoting(surface, path, stderr) == exports.SurfaceExports {
 		return exports.Catalog(path, exports.Options{Stderr: stderr, Stdin: stdin})
 	}

@@ -83,6 +83,7 @@ func cmdToolRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !ok {
 		return 2
 	}
+	defer exitOnSignal(stderr)()
 	return cli.RunSurface(surface, args[0], args[1:], cli.Stdio{Stdin: stdin, Stdout: stdout, Stderr: stderr})
 }
 
@@ -110,5 +111,6 @@ func cmdToolCompletions(args []string, stdin io.Reader, stdout, stderr io.Writer
 		fmt.Fprintf(stderr, "error: unsupported --surface %q (available: %s)\n", surface, strings.Join(schemaSurfaces, ", "))
 		return 2
 	}
+	defer exitOnSignal(stderr)()
 	return cli.CompletionsSurface(surface, file, sh, cli.Stdio{Stdin: stdin, Stdout: stdout, Stderr: stderr})
 }
