@@ -298,7 +298,7 @@ func init() {
 		return vm.False, nil
 	})
 	lib.Def("is_cancelled", "is_cancelled(handle?) -> bool", "whether the current task (or the given one) was asked to stop", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		if a.Given(0) {
+		if a.Len() > 0 { // an explicit nil (a missing key) is refused, not read as "this task"
 			t, err := taskArg("is_cancelled", a)
 			if err != nil {
 				return vm.Value{}, err
