@@ -118,10 +118,18 @@ func (t *Task) stopRequested() bool {
 	return t.stopped
 }
 
-// cancelRequested reports whether cancel or cancel_graceful was called.
-func (t *Task) cancelRequested() bool {
+// cancelledOrAsked is is_cancelled(h): while the task runs (or waits to
+// start), whether cancel or cancel_graceful asked it to stop; once it has
+// ended, whether it ended cancelled, so a task that honoured a graceful
+// request by returning a value, or ended before a cancel reached it, is
+// not reported as cancelled.
+func (t *Task) cancelledOrAsked() bool {
+	ended := t.ended()
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if ended {
+		return t.stopped && t.err != nil
+	}
 	return t.stopped || t.graceful.Load()
 }
 
@@ -285,7 +293,7 @@ func init() {
 		if err != nil {
 			return vm.Value{}, err
 		}
-		if fired {
+		if fired || t.ended() { // it may end in the turn a zero grace gives it
 			return vm.True, nil
 		}
 		// Forced: return once the task has unwound (its finally blocks
@@ -297,13 +305,13 @@ func init() {
 		}
 		return vm.False, nil
 	})
-	lib.Def("is_cancelled", "is_cancelled(handle?) -> bool", "whether the current task (or the given one) was asked to stop", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("is_cancelled", "is_cancelled(handle?) -> bool", "whether the current task (or the given one) was asked to stop; for a task that has ended, whether it ended cancelled", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if a.Len() > 0 { // an explicit nil (a missing key) is refused, not read as "this task"
 			t, err := taskArg("is_cancelled", a)
 			if err != nil {
 				return vm.Value{}, err
 			}
-			return vm.BoolOf(t.cancelRequested()), nil
+			return vm.BoolOf(t.cancelledOrAsked()), nil
 		}
 		for cur := th; cur != nil; cur = cur.Lender() {
 			if cur.IsCancelled() {
