@@ -92,10 +92,14 @@ func init() {
 		return vm.Of(c.valuesOf(th)), nil
 	})
 	lib.Def("runtime_context_get", "runtime_context_get(key, default = nil)", "the context value at key, or default", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		key, ok := a.Str(0)
+		if !ok {
+			return vm.Value{}, vm.Typef("runtime_context_get: key must be a string, got %s", a.At(0).Type())
+		}
 		c := contextOf(th.VM())
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		if v, ok := c.valuesOf(th).Get(a.Text(0)); ok {
+		if v, ok := c.valuesOf(th).Get(key); ok {
 			return v, nil
 		}
 		return a.At(1), nil
@@ -117,11 +121,17 @@ func init() {
 		return old, nil
 	})
 	lib.Def("runtime_context_clear", "runtime_context_clear(key?)", "remove one context value, or all of them", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		// An explicit nil (a missing key: runtime_context_clear(cfg.key))
+		// is refused rather than read as "clear everything".
+		key, ok := a.Str(0)
+		if a.Len() > 0 && !ok {
+			return vm.Value{}, vm.Typef("runtime_context_clear: key must be a string, got %s", a.At(0).Type())
+		}
 		c := contextOf(th.VM())
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		if a.Given(0) {
-			c.setValues(th, c.valuesOf(th).Delete(a.Text(0)))
+		if a.Len() > 0 {
+			c.setValues(th, c.valuesOf(th).Delete(key))
 		} else {
 			c.setValues(th, vm.NewDict())
 		}

@@ -261,11 +261,12 @@ func (s *Supervisor) state() *vm.Dict {
 	defer s.mu.Unlock()
 	status := "completed"
 	var kids []vm.Value
-	anyRunning, anyFailed := false, false
+	anyRunning, anyFailed, anyStopped := false, false, false
 	for _, c := range s.children {
 		kids = append(kids, vm.Of(lib.DictOf("name", vm.Str(c.name), "status", vm.Str(c.status), "restarts", lib.IntOf(c.restarts))))
 		anyRunning = anyRunning || c.status == "running"
 		anyFailed = anyFailed || c.status == "failed"
+		anyStopped = anyStopped || c.status == "stopped"
 	}
 	switch {
 	case s.stopping:
@@ -274,6 +275,8 @@ func (s *Supervisor) state() *vm.Dict {
 		status = "running"
 	case anyFailed:
 		status = "failed"
+	case anyStopped: // cancelled with the task that started the supervisor
+		status = "stopped"
 	}
 	return lib.DictOf("name", vm.Str(s.name), "status", vm.Str(status), "children", lib.List(kids))
 }

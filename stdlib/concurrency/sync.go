@@ -102,10 +102,15 @@ func init() {
 		c.stats.reads.Add(1)
 		return c.load(), nil
 	})
-	lib.Def("shared_snapshot", "shared_snapshot(cell)", "the cell's current value", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		c, err := cellArg("shared_snapshot", a)
-		if err != nil {
-			return vm.Value{}, err
+	lib.Def("shared_snapshot", "shared_snapshot(target)", "the current value of a shared_cell, or the contents of a shared_map as a dict (as shared_map_snapshot)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		// either kind, as shared_metrics takes either
+		if m, ok := a.At(0).Object().(*SharedMap); ok {
+			m.stats.reads.Add(1)
+			return vm.Of(m.snapshot()), nil
+		}
+		c, ok := a.At(0).Object().(*SharedCell)
+		if !ok {
+			return vm.Value{}, vm.Typef("shared_snapshot: expected a shared_cell or shared_map, got %s", a.At(0).Type())
 		}
 		c.stats.reads.Add(1)
 		return c.load(), nil

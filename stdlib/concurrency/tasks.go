@@ -118,11 +118,29 @@ func (t *Task) stopRequested() bool {
 	return t.stopped
 }
 
-// cancelRequested reports whether cancel or cancel_graceful was called.
-func (t *Task) cancelRequested() bool {
+// cancelledOrAsked is is_cancelled(h): while the task runs (or waits to
+// start), whether cancel or cancel_graceful asked it to stop; once it has
+// ended, whether it ended cancelled, so a task that honoured a graceful
+// request by returning a value, or ended before a cancel reached it, is
+// not reported as cancelled.
+func (t *Task) cancelledOrAsked() bool {
+	ended := t.ended()
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if ended {
+		return t.stopped && t.err != nil
+	}
 	return t.stopped || t.graceful.Load()
+}
+
+// ended reports whether the task has ended.
+func (t *Task) ended() bool {
+	select {
+	case <-t.done:
+		return true
+	default:
+		return false
+	}
 }
 
 // Done is closed once the task has ended.
@@ -253,7 +271,9 @@ func init() {
 		if err != nil {
 			return vm.Value{}, err
 		}
-		t.cancelByHandle(vm.DefaultCleanupGrace)
+		if !t.ended() { // cancelling a task that has ended changes nothing
+			t.cancelByHandle(vm.DefaultCleanupGrace)
+		}
 		return vm.Nil, nil
 	})
 	lib.Def("cancel_graceful", "cancel_graceful(handle, grace)", "ask a task to stop (is_cancelled() turns true), cancel it after grace; true when it ended in time", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
@@ -265,29 +285,33 @@ func init() {
 		if !ok && !a.At(1).IsNil() {
 			return vm.Value{}, vm.Typef("cancel_graceful: grace must be a duration, got %s", a.At(1).Type())
 		}
-		t.graceful.Store(true)
-		select {
-		case <-t.done:
+		if t.ended() {
 			return vm.True, nil
-		default:
 		}
+		t.graceful.Store(true)
 		fired, err := th.Wait(t.done, max(grace, 0))
 		if err != nil {
 			return vm.Value{}, err
 		}
-		if fired {
+		if fired || t.ended() { // it may end in the turn a zero grace gives it
 			return vm.True, nil
 		}
+		// Forced: return once the task has unwound (its finally blocks
+		// ran, within the cleanup period), as Kotlin's cancelAndJoin does,
+		// so the code after the call never runs alongside its cleanup.
 		t.cancelByHandle(grace)
+		if _, err := th.WaitOnTasks(t.done, -1); err != nil {
+			return vm.Value{}, err
+		}
 		return vm.False, nil
 	})
-	lib.Def("is_cancelled", "is_cancelled(handle?) -> bool", "whether the current task (or the given one) was asked to stop", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		if a.Given(0) {
+	lib.Def("is_cancelled", "is_cancelled(handle?) -> bool", "whether the current task (or the given one) was asked to stop; for a task that has ended, whether it ended cancelled", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		if a.Len() > 0 { // an explicit nil (a missing key) is refused, not read as "this task"
 			t, err := taskArg("is_cancelled", a)
 			if err != nil {
 				return vm.Value{}, err
 			}
-			return vm.BoolOf(t.cancelRequested()), nil
+			return vm.BoolOf(t.cancelledOrAsked()), nil
 		}
 		for cur := th; cur != nil; cur = cur.Lender() {
 			if cur.IsCancelled() {
@@ -392,6 +416,15 @@ func acquireTimeout(name string, v vm.Value) (time.Duration, error) {
 // timeoutOption reads the `timeout` of builtin name's options dict d,
 // as waitTimeout does; without one it waits as long as it takes.
 func timeoutOption(name string, d *vm.Dict) (time.Duration, error) {
+	for _, k := range d.Keys() {
+		if k != "timeout" { // a misspelt timeout would otherwise wait for ever
+			hint := lib.DidYouMean(k, []string{"timeout"})
+			if hint == "" {
+				hint = " (the only option is timeout)"
+			}
+			return 0, vm.Typef("%s: unknown option %q%s", name, k, hint)
+		}
+	}
 	t, ok := d.Get("timeout")
 	if !ok {
 		return -1, nil

@@ -41,3 +41,55 @@ func TestAwaitOfAFailureWithTheCancellationText(t *testing.T) {
 		t.Fatalf("a cancelled task gave %v, %v; want nil", v, err)
 	}
 }
+
+// An options dict holds only `timeout`: a misspelt key would otherwise be
+// ignored and the acquire would wait for ever.
+func TestTimeoutOptionRefusesUnknownKeys(t *testing.T) {
+	for _, c := range []struct {
+		opts *vm.Dict
+		want string // "" when accepted
+	}{
+		{vm.NewDict(), ""},
+		{vm.NewDict().Set("timeout", vm.IntOf(5)), ""},
+		{vm.NewDict().Set("timout", vm.IntOf(5)), `sync_mutex_acquire: unknown option "timout" (did you mean "timeout"?)`},
+		{vm.NewDict().Set("wait", vm.IntOf(5)), `sync_mutex_acquire: unknown option "wait" (the only option is timeout)`},
+	} {
+		_, err := timeoutOption("sync_mutex_acquire", c.opts)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%v: unexpected error %v", vm.ToDisplay(vm.Of(c.opts)), err)
+		case c.want != "" && (err == nil || vm.AsError(err).Msg != c.want):
+			t.Errorf("%v: error %v, want %q", vm.ToDisplay(vm.Of(c.opts)), err, c.want)
+		}
+	}
+}
+
+// is_cancelled(h) of an ended task tells how it ended: cancelled, or
+// with a value despite a request to stop.
+func TestIsCancelledOfAnEndedTaskTellsHowItEnded(t *testing.T) {
+	ended := func(stopped, graceful bool, err *vm.Error) *Task {
+		tk := &Task{done: make(chan struct{}), stopped: stopped, err: err}
+		tk.graceful.Store(graceful)
+		close(tk.done)
+		return tk
+	}
+	for _, c := range []struct {
+		name string
+		task *Task
+		want bool
+	}{
+		{"cancelled", ended(true, false, vm.Cancelled()), true},
+		{"honoured a graceful request", ended(false, true, nil), false},
+		{"returned before the cancel reached it", ended(true, false, nil), false},
+		{"never asked", ended(false, false, nil), false},
+	} {
+		if got := c.task.cancelledOrAsked(); got != c.want {
+			t.Errorf("%s: is_cancelled = %v, want %v", c.name, got, c.want)
+		}
+	}
+	running := &Task{done: make(chan struct{})}
+	running.graceful.Store(true)
+	if !running.cancelledOrAsked() {
+		t.Error("a running task asked to stop: is_cancelled = false")
+	}
+}
