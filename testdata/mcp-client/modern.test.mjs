@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import path from "node:path";
-import { targets, stdioCommand, startHTTP, harnBin, testdataDir } from "../mcp-targets/targets.mjs";
+import { targets, stdioCommand, startHTTP, startHTTPServer, harnBin, testdataDir } from "../mcp-targets/targets.mjs";
 
 // What each target serves, for the checks that name tools.
 const expect = {
@@ -195,5 +195,32 @@ describe("serve with boolean schemas over stdio", () => {
     assert.equal(res.isError, false, JSON.stringify(res));
     assert.deepEqual(res.structuredContent, [1, "two"]);
     await assert.rejects(client.callTool({ name: "anyarg", arguments: {} }), (e) => e.code === -32602);
+  });
+});
+
+// Over HTTP the client puts the prompt name or resource URI in the
+// Mcp-Name header, Base64-wrapped when it is not plain ASCII
+// (docs/mcp.md, "--transport http").
+describe("serve with non-ASCII names over HTTP", () => {
+  let client, server;
+  before(async () => {
+    server = await startHTTPServer("unicode", ["serve", "mcp", "--transport", "http", "--bind", "127.0.0.1:0", path.join("mcp-client", "unicode.harn")], "listening on (http://\\S+)");
+    client = newClient();
+    client.setVersionNegotiation({ mode: { pin: "2026-07-28" } });
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+  });
+  after(async () => {
+    await client?.close();
+    await server?.stop();
+  });
+
+  test("gets a prompt named résumé", async () => {
+    const res = await client.getPrompt({ name: "résumé" });
+    assert.equal(res.messages[0].content.text, "write it");
+  });
+
+  test("reads test://café", async () => {
+    const res = await client.readResource({ uri: "test://café" });
+    assert.equal(res.contents[0].text, "coffee");
   });
 });
