@@ -148,8 +148,11 @@ func (r *Request) modernRequest() *Error {
 		return malformed(bad...)
 	}
 	r.modern, r.version, r.caps = true, Version20260728, caps
-	if lv, ok := meta.Get(MetaLogLevel); ok {
-		r.logLevel, _ = lv.(string)
+	// A level that is not one of the eight (not a string, "verbose",
+	// "INFO") names no level: no logging, rather than every message.
+	lv, _ := meta.Get(MetaLogLevel)
+	if level, _ := lv.(string); levelKnown(level) {
+		r.logLevel = level
 	}
 	return nil
 }

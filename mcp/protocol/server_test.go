@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"context"
+	"fmt"
 	"runtime"
 	"strings"
 	"testing"
@@ -168,6 +169,42 @@ func TestProgressComesBeforeTheAnswer(t *testing.T) {
 	}
 	if strings.Join(seq, "\n") != strings.Join(want, "\n") {
 		t.Errorf("sequence:\n%s", strings.Join(seq, "\n"))
+	}
+}
+
+// A 2026-07-28 request names its log level in _meta; one that names
+// none, or a level that is not one of the eight, gets no log messages
+// (an unknown level used to rank as debug: every message went out).
+func TestModernLogLevel(t *testing.T) {
+	c := startPipe(t, newFake(), Options{})
+	for i, tc := range []struct {
+		level any
+		sent  string
+	}{
+		{"info", "info error "},
+		{"debug", "debug info error "},
+		{"error", "error "},
+		{nil, ""},
+		{"verbose", ""},
+		{"INFO", ""},
+		{3, ""},
+	} {
+		meta := map[string]any{}
+		if tc.level != nil {
+			meta[MetaLogLevel] = tc.level
+		}
+		from := len(c.Messages())
+		res := c.call(i+1, "tools/call", modern(map[string]any{"name": "log", "_meta": meta}, nil))
+		jsonEq(t, fmt.Sprint(tc.level), res["result"], `{"content":[{"type":"text","text":"`+tc.sent+`"}],"isError":false,"resultType":"complete"}`)
+		var logged []string
+		for _, m := range c.Messages()[from:] {
+			if m["method"] == "notifications/message" {
+				logged = append(logged, m["params"].(map[string]any)["level"].(string)+" ")
+			}
+		}
+		if got := strings.Join(logged, ""); got != tc.sent {
+			t.Errorf("level %v: logged %q, want %q", tc.level, got, tc.sent)
+		}
 	}
 }
 
