@@ -317,6 +317,26 @@ func TestInputRoundTrip(t *testing.T) {
 	jsonEq(t, "client error", r.Answer(3)["result"], `{"content":[{"type":"text","text":"client error: nope"}],"isError":false}`)
 }
 
+// A released-profile call cancelled while it waits for the client's
+// answer to its elicitation/create request cancels that request too:
+// the client is sent notifications/cancelled for it, and the call
+// itself gets no answer.
+func TestCancelledCallCancelsItsClientRequest(t *testing.T) {
+	r := startPipe(t, newFake(), Options{})
+	r.call(1, "initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{"elicitation": map[string]any{}}, "clientInfo": map[string]any{"name": "c", "version": "1"}})
+	r.Send(map[string]any{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": map[string]any{"name": "ask"}})
+	req := r.WaitFor("elicitation request", func(m map[string]any) bool { return m["method"] == "elicitation/create" })
+	r.Send(map[string]any{"jsonrpc": "2.0", "method": "notifications/cancelled", "params": map[string]any{"requestId": 2}})
+	cancel := r.WaitFor("cancellation", func(m map[string]any) bool { return m["method"] == "notifications/cancelled" })
+	jsonEq(t, "cancellation", cancel["params"], `{"requestId":`+js(req["id"])+`,"reason":"the request that asked for it was cancelled"}`)
+	r.call(3, "ping", nil)
+	for _, m := range r.Messages() {
+		if m["id"] == float64(2) {
+			t.Errorf("the cancelled call was answered: %s", js(m))
+		}
+	}
+}
+
 func TestQuiesceAndListChanged(t *testing.T) {
 	f := newFake()
 	srv := NewServer(f, Options{})
