@@ -3,6 +3,7 @@ package protocol
 import (
 	"context"
 	"encoding/base64"
+	"math"
 	"strconv"
 	"strings"
 	"sync"
@@ -261,7 +262,12 @@ func DecodeCursor(s string) (int, bool) {
 		}
 	}
 	n, err := strconv.Atoi(string(b))
-	return n, err == nil
+	if err != nil {
+		// Only digits: too large for an int, so past the end of any
+		// list (an empty page, docs/spec/mcp-projection.md §9).
+		return math.MaxInt, true
+	}
+	return n, true
 }
 
 // page slices a list of n items per the request's cursor.

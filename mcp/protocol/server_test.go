@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
 	"runtime"
 	"strings"
@@ -96,9 +97,14 @@ func TestModernProfile(t *testing.T) {
 	if len(page["tools"].([]any)) != 2 || page["nextCursor"] != nil {
 		t.Errorf("last page %s", js(page))
 	}
-	page = c.call(4, "tools/list", modern(map[string]any{"cursor": EncodeCursor(100)}, nil))["result"].(map[string]any)
-	if len(page["tools"].([]any)) != 0 {
-		t.Errorf("past the end %s", js(page))
+	// Offsets past the end, one too large for an int among them, are
+	// empty pages, not bad cursors.
+	for i, off := range []string{"100", "99999999999999999999999"} {
+		cursor := base64.StdEncoding.EncodeToString([]byte(off))
+		res := c.call(4+i*100, "tools/list", modern(map[string]any{"cursor": cursor}, nil))
+		if page, _ := res["result"].(map[string]any); page == nil || len(page["tools"].([]any)) != 0 || page["nextCursor"] != nil {
+			t.Errorf("past the end (%s) %s", off, js(res))
+		}
 	}
 	for i, bad := range []any{"%%%", 3, "YQ=="} {
 		jsonEq(t, "bad cursor", c.call(10+i, "resources/list", modern(map[string]any{"cursor": bad}, nil))["error"], `{"code":-32602,"message":"invalid resources/list cursor"}`)
