@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -65,13 +66,24 @@ func fileResource(root, path, description string) (*tool.Resource, error) {
 	if err != nil || strings.HasPrefix(name, "..") {
 		name = filepath.Base(path)
 	}
-	r := &tool.Resource{URI: "file://" + filepath.ToSlash(path), Name: filepath.ToSlash(name), Description: description, MimeType: mimeType(path)}
+	r := &tool.Resource{URI: fileURI(path), Name: filepath.ToSlash(name), Description: description, MimeType: mimeType(path)}
 	if utf8.Valid(b) {
 		r.Text = string(b)
 	} else {
 		r.Blob = base64.StdEncoding.EncodeToString(b)
 	}
 	return r, nil
+}
+
+// fileURI is the file: URI of an absolute path (RFC 8089), its path
+// percent-encoded as a URI must be (file:///my%20proj/caf%C3%A9, not
+// a space or a raw non-ASCII byte).
+func fileURI(path string) string {
+	p := filepath.ToSlash(path)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p // a Windows drive: file:///C:/...
+	}
+	return (&url.URL{Scheme: "file", Path: p}).String()
 }
 
 func mimeType(path string) string {

@@ -78,6 +78,26 @@ func TestExportsProjectContext(t *testing.T) {
 	}
 }
 
+// The resources' file: URIs are percent-encoded: a project under a
+// directory with a space or a non-ASCII name lists URIs a client can
+// parse, and reads them back.
+func TestExportsFileURIsAreEscaped(t *testing.T) {
+	dir := writeProject(t, map[string]string{
+		"my proj/harn.toml":   "[package]\nname = \"demo\"\n",
+		"my proj/café/m.harn": exportsModule,
+	})
+	s := startExports(t, filepath.Join(dir, "my proj", "café", "m.harn"))
+	s.initialize("2025-06-18")
+	base := "file://" + filepath.ToSlash(dir) + "/my%20proj/"
+	var uris []string
+	for _, r := range s.result("resources/list", nil)["resources"].([]any) {
+		uris = append(uris, r.(map[string]any)["uri"].(string))
+	}
+	jsonEq(t, "uris", uris, js([]string{base + "caf%C3%A9/m.harn", base + "harn.toml"}))
+	jsonEq(t, "read", s.result("resources/read", map[string]any{"uri": base + "harn.toml"}),
+		`{"contents":[{"uri":"`+base+`harn.toml","mimeType":"application/toml","text":"[package]\nname = \"demo\"\n"}]}`)
+}
+
 // A module with no manifest, README or prompt file next to it has no
 // project context: only tools are advertised and nothing is listed.
 func TestExportsWithoutProjectContext(t *testing.T) {

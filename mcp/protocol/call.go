@@ -340,6 +340,15 @@ func (c *conn) call(x *Call, method string, params *jsonv.Object, wait func(<-ch
 		c.mu.Lock()
 		delete(c.pending, idKey(id))
 		c.mu.Unlock()
+		if !fired {
+			// The call was cancelled (or the server is stopping) while the
+			// client works on the request: tell it to stop, as a client
+			// tells the server, so it does not keep asking its user.
+			params := jsonv.NewObject(2)
+			params.Set("requestId", id)
+			params.Set("reason", "the request that asked for it was cancelled")
+			c.w.line(notification("notifications/cancelled", params))
+		}
 		if err != nil {
 			return nil, err
 		}

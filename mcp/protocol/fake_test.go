@@ -64,7 +64,7 @@ func (f *fake) Tools(r *Request) ([]*jsonv.Object, *Error) {
 }
 
 func (f *fake) Tool(r *Request, name string) (Tool, bool) {
-	if name == "crash" { // unlisted: a handler with a bug
+	if name == "crash" || name == "log" { // unlisted: a handler with a bug; one that logs
 		return &fakeTool{f: f, name: name}, true
 	}
 	for _, n := range fakeTools {
@@ -150,6 +150,14 @@ func (t *fakeTool) Call(x *Call, args any) any {
 		var m map[string]int
 		m["boom"] = 1 // a nil-map write: a Go panic inside the handler
 		return nil
+	case "log":
+		sent := ""
+		for _, level := range []string{"debug", "info", "error"} {
+			if x.Log(level, "", level+" line") {
+				sent += level + " "
+			}
+		}
+		return textResult(sent)
 	case "echo":
 		v, _ := args.(*jsonv.Object).Get("text")
 		return textResult(fmt.Sprint(v))

@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -662,13 +663,38 @@ func routingHeaders(r *http.Request, m *message) *Error {
 		return Errorf(CodeHeaderMismatch, "Mcp-Name header is required for this request")
 	}
 	body, _ := m.params.Get(key)
-	if bs, _ := body.(string); bs != name[0] {
+	if bs, _ := body.(string); !headerNames(name[0], bs) {
 		data := jsonv.NewObject(2)
 		data.Set("headerValue", name[0])
 		data.Set("bodyName", body)
 		return &Error{Code: CodeHeaderMismatch, Message: "Mcp-Name header does not match request body", Data: data}
 	}
 	return nil
+}
+
+// The sentinel a 2026-07-28 client wraps a header value in when the
+// value is not plain printable ASCII (non-ASCII text, an empty string,
+// leading or trailing spaces): "=?base64?" + standard padded Base64 of
+// its UTF-8 + "?=" (the official TypeScript SDK does this for Mcp-Name).
+const (
+	base64SentinelPrefix = "=?base64?"
+	base64SentinelSuffix = "?="
+)
+
+// headerNames reports whether the Mcp-Name header value names want: it
+// is want itself or, Base64-wrapped, want's UTF-8. A sentinel that does
+// not decode to valid UTF-8 names nothing.
+func headerNames(header, want string) bool {
+	if header == want {
+		return true
+	}
+	inner, ok := strings.CutPrefix(header, base64SentinelPrefix)
+	if !ok || !strings.HasSuffix(inner, base64SentinelSuffix) {
+		return false
+	}
+	inner = strings.TrimSuffix(inner, base64SentinelSuffix)
+	text, err := base64.StdEncoding.DecodeString(inner)
+	return err == nil && utf8.Valid(text) && string(text) == want
 }
 
 // PublicEndpoint is the endpoint clients reach path at, by the

@@ -216,6 +216,37 @@ func TestHTTPRoutingHeaders(t *testing.T) {
 	}
 }
 
+// A 2026-07-28 client sends an Mcp-Name that is not plain printable
+// ASCII (a prompt "résumé", a URI "test://café", an empty name) as
+// "=?base64?<Base64 of its UTF-8>?="; the official TypeScript SDK does,
+// and the server compares the decoded text with the body.
+func TestHTTPMcpNameBase64(t *testing.T) {
+	h := NewServer(newFake(), Options{}).HTTPHandler(HTTPOptions{})
+	for _, tc := range []struct{ method, header, key, value string }{
+		{"resources/read", "=?base64?ZmFrZTovL2l0ZW0vw6k=?=", "uri", "fake://item/é"},
+		{"tools/call", "=?base64?ZWNobw==?=", "name", "echo"},
+		{"tools/call", "echo", "name", "echo"},
+	} {
+		r := rpc(h, 1, tc.method, tc.header, map[string]any{tc.key: tc.value, "arguments": map[string]any{"text": "x"}}, nil)
+		if e, _ := r.json(t)["error"].(map[string]any); e != nil && e["code"] == float64(-32020) {
+			t.Errorf("%s %q: %s", tc.method, tc.header, r.body)
+		}
+	}
+	for _, header := range []string{
+		"=?base64?b3RoZXI=?=", // "other"
+		"=?base64?ZWNobw?=",   // unpadded
+		"=?base64?ZWNobw==",   // no suffix
+		"=?base64?/w==?=",     // not UTF-8
+		"ZWNobw==",
+	} {
+		r := rpc(h, 1, "tools/call", header, map[string]any{"name": "echo", "arguments": map[string]any{"text": "x"}}, nil)
+		if r.status != 400 {
+			t.Errorf("%q: status %d", header, r.status)
+		}
+		jsonEq(t, header, r.json(t)["error"], `{"code":-32020,"message":"Mcp-Name header does not match request body","data":{"headerValue":`+js(header)+`,"bodyName":"echo"}}`)
+	}
+}
+
 // An HTTP request is always in the 2026-07-28 profile: one without
 // _meta is refused as stdio refuses bad metadata, -32602 naming the
 // three fields and HTTP 400, never told to initialize, which HTTP

@@ -3,6 +3,7 @@ package protocol
 import (
 	"context"
 	"encoding/base64"
+	"math"
 	"strconv"
 	"strings"
 	"sync"
@@ -148,8 +149,11 @@ func (r *Request) modernRequest() *Error {
 		return malformed(bad...)
 	}
 	r.modern, r.version, r.caps = true, Version20260728, caps
-	if lv, ok := meta.Get(MetaLogLevel); ok {
-		r.logLevel, _ = lv.(string)
+	// A level that is not one of the eight (not a string, "verbose",
+	// "INFO") names no level: no logging, rather than every message.
+	lv, _ := meta.Get(MetaLogLevel)
+	if level, _ := lv.(string); levelKnown(level) {
+		r.logLevel = level
 	}
 	return nil
 }
@@ -258,7 +262,12 @@ func DecodeCursor(s string) (int, bool) {
 		}
 	}
 	n, err := strconv.Atoi(string(b))
-	return n, err == nil
+	if err != nil {
+		// Only digits: too large for an int, so past the end of any
+		// list (an empty page, docs/spec/mcp-projection.md §9).
+		return math.MaxInt, true
+	}
+	return n, true
 }
 
 // page slices a list of n items per the request's cursor.

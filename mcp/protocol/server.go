@@ -1038,10 +1038,16 @@ func (c *conn) listResult(req *Request, key string, items []any) any {
 
 var levelRank = map[string]int{"debug": 0, "info": 1, "notice": 2, "warning": 3, "error": 4, "critical": 5, "alert": 6, "emergency": 7}
 
+// levelKnown reports one of the eight MCP log levels.
+func levelKnown(level string) bool {
+	_, known := levelRank[level]
+	return known
+}
+
 func (c *conn) setLevel(req *Request) any {
 	lv, _ := req.params.Get("level")
-	level, ok := lv.(string)
-	if _, known := levelRank[level]; !ok || !known {
+	level, _ := lv.(string)
+	if !levelKnown(level) {
 		return InvalidParams("logging/setLevel: level must be one of debug, info, notice, warning, error, critical, alert, emergency")
 	}
 	c.mu.Lock()

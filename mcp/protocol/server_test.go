@@ -2,6 +2,8 @@ package protocol
 
 import (
 	"context"
+	"encoding/base64"
+	"fmt"
 	"runtime"
 	"strings"
 	"testing"
@@ -95,9 +97,14 @@ func TestModernProfile(t *testing.T) {
 	if len(page["tools"].([]any)) != 2 || page["nextCursor"] != nil {
 		t.Errorf("last page %s", js(page))
 	}
-	page = c.call(4, "tools/list", modern(map[string]any{"cursor": EncodeCursor(100)}, nil))["result"].(map[string]any)
-	if len(page["tools"].([]any)) != 0 {
-		t.Errorf("past the end %s", js(page))
+	// Offsets past the end, one too large for an int among them, are
+	// empty pages, not bad cursors.
+	for i, off := range []string{"100", "99999999999999999999999"} {
+		cursor := base64.StdEncoding.EncodeToString([]byte(off))
+		res := c.call(4+i*100, "tools/list", modern(map[string]any{"cursor": cursor}, nil))
+		if page, _ := res["result"].(map[string]any); page == nil || len(page["tools"].([]any)) != 0 || page["nextCursor"] != nil {
+			t.Errorf("past the end (%s) %s", off, js(res))
+		}
 	}
 	for i, bad := range []any{"%%%", 3, "YQ=="} {
 		jsonEq(t, "bad cursor", c.call(10+i, "resources/list", modern(map[string]any{"cursor": bad}, nil))["error"], `{"code":-32602,"message":"invalid resources/list cursor"}`)
@@ -168,6 +175,42 @@ func TestProgressComesBeforeTheAnswer(t *testing.T) {
 	}
 	if strings.Join(seq, "\n") != strings.Join(want, "\n") {
 		t.Errorf("sequence:\n%s", strings.Join(seq, "\n"))
+	}
+}
+
+// A 2026-07-28 request names its log level in _meta; one that names
+// none, or a level that is not one of the eight, gets no log messages
+// (an unknown level used to rank as debug: every message went out).
+func TestModernLogLevel(t *testing.T) {
+	c := startPipe(t, newFake(), Options{})
+	for i, tc := range []struct {
+		level any
+		sent  string
+	}{
+		{"info", "info error "},
+		{"debug", "debug info error "},
+		{"error", "error "},
+		{nil, ""},
+		{"verbose", ""},
+		{"INFO", ""},
+		{3, ""},
+	} {
+		meta := map[string]any{}
+		if tc.level != nil {
+			meta[MetaLogLevel] = tc.level
+		}
+		from := len(c.Messages())
+		res := c.call(i+1, "tools/call", modern(map[string]any{"name": "log", "_meta": meta}, nil))
+		jsonEq(t, fmt.Sprint(tc.level), res["result"], `{"content":[{"type":"text","text":"`+tc.sent+`"}],"isError":false,"resultType":"complete"}`)
+		var logged []string
+		for _, m := range c.Messages()[from:] {
+			if m["method"] == "notifications/message" {
+				logged = append(logged, m["params"].(map[string]any)["level"].(string)+" ")
+			}
+		}
+		if got := strings.Join(logged, ""); got != tc.sent {
+			t.Errorf("level %v: logged %q, want %q", tc.level, got, tc.sent)
+		}
 	}
 }
 
@@ -278,6 +321,26 @@ func TestInputRoundTrip(t *testing.T) {
 	req = r.WaitFor("second request", func(m map[string]any) bool { return m["method"] == "elicitation/create" && m["id"] != req["id"] })
 	r.Send(map[string]any{"jsonrpc": "2.0", "id": req["id"], "error": map[string]any{"code": -1, "message": "nope"}})
 	jsonEq(t, "client error", r.Answer(3)["result"], `{"content":[{"type":"text","text":"client error: nope"}],"isError":false}`)
+}
+
+// A released-profile call cancelled while it waits for the client's
+// answer to its elicitation/create request cancels that request too:
+// the client is sent notifications/cancelled for it, and the call
+// itself gets no answer.
+func TestCancelledCallCancelsItsClientRequest(t *testing.T) {
+	r := startPipe(t, newFake(), Options{})
+	r.call(1, "initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{"elicitation": map[string]any{}}, "clientInfo": map[string]any{"name": "c", "version": "1"}})
+	r.Send(map[string]any{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": map[string]any{"name": "ask"}})
+	req := r.WaitFor("elicitation request", func(m map[string]any) bool { return m["method"] == "elicitation/create" })
+	r.Send(map[string]any{"jsonrpc": "2.0", "method": "notifications/cancelled", "params": map[string]any{"requestId": 2}})
+	cancel := r.WaitFor("cancellation", func(m map[string]any) bool { return m["method"] == "notifications/cancelled" })
+	jsonEq(t, "cancellation", cancel["params"], `{"requestId":`+js(req["id"])+`,"reason":"the request that asked for it was cancelled"}`)
+	r.call(3, "ping", nil)
+	for _, m := range r.Messages() {
+		if m["id"] == float64(2) {
+			t.Errorf("the cancelled call was answered: %s", js(m))
+		}
+	}
 }
 
 func TestQuiesceAndListChanged(t *testing.T) {

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import path from "node:path";
-import { targets, stdioCommand, startHTTP, harnBin, testdataDir } from "../mcp-targets/targets.mjs";
+import { targets, stdioCommand, startHTTP, startHTTPServer, harnBin, testdataDir } from "../mcp-targets/targets.mjs";
 
 // What each target serves, for the checks that name tools.
 const expect = {
@@ -30,6 +30,25 @@ const expect = {
   },
 };
 
+// tapWire records, in order, every message a connected client's transport
+// sends and delivers: {dir: "out" | "in", msg}. It wraps the client's own
+// callbacks (the transport looks onmessage and send up at each message),
+// so the log sees the wire order, before the SDK dispatches anything.
+function tapWire(transport) {
+  const log = [];
+  const deliver = transport.onmessage;
+  transport.onmessage = (msg, extra) => {
+    log.push({ dir: "in", msg });
+    deliver(msg, extra);
+  };
+  const send = transport.send.bind(transport);
+  transport.send = (msg, options) => {
+    log.push({ dir: "out", msg });
+    return send(msg, options);
+  };
+  return log;
+}
+
 function newClient() {
   const client = new Client({ name: "ts-sdk-v2-test", version: "2.4.0" }, { capabilities: { elicitation: { form: {} } } });
   client.setRequestHandler("elicitation/create", async () => ({ action: "accept", content: { username: "ada", email: "ada@example.com" } }));
@@ -40,18 +59,21 @@ for (const t of targets()) {
   const want = expect[t.name];
   for (const transport of ["stdio", "http"]) {
     describe(`${t.name} over ${transport}`, { skip: t.available ? false : `${t.title} is not built yet (${t.reason})` }, () => {
-      let client, server;
+      let client, server, wire;
       before(async () => {
         client = newClient();
+        let tr;
         if (transport === "stdio") {
           const cmd = stdioCommand(t.name);
           client.setVersionNegotiation({ mode: "auto" });
-          await client.connect(new StdioClientTransport({ ...cmd, stderr: "ignore" }));
+          tr = new StdioClientTransport({ ...cmd, stderr: "ignore" });
         } else {
           server = await startHTTP(t.name);
           client.setVersionNegotiation({ mode: { pin: "2026-07-28" } });
-          await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+          tr = new StreamableHTTPClientTransport(new URL(server.url));
         }
+        await client.connect(tr);
+        wire = tapWire(tr);
       });
       after(async () => {
         await client?.close();
@@ -82,15 +104,34 @@ for (const t of targets()) {
         if (want.tool.text) assert.equal(res.content[0].text, want.tool.text);
       });
 
+      // The progress is read off the wire, not from onprogress alone: the
+      // SDK runs notification handlers on a microtask but answers a
+      // response at once, dropping the request's progress handler, so a
+      // notification that arrives in the same read as the response (every
+      // one of them when the client is slow to read, as under load) is
+      // reported to onerror as "unknown token" and never reaches
+      // onprogress. What onprogress saw is checked to be a prefix of it.
       test("streams progress for a request with a progress token", async () => {
         const seen = [];
+        const from = wire.length;
         const res = await client.callTool(
           { name: want.progressTool, arguments: want.progressArguments ?? {} },
           { onprogress: (p) => seen.push(p.progress) },
         );
         assert.equal(res.isError, false, JSON.stringify(res));
-        assert.ok(seen.length >= 1, "no progress notifications");
-        for (let i = 1; i < seen.length; i++) assert.ok(seen[i] > seen[i - 1], `progress not increasing: ${seen}`);
+        const log = wire.slice(from);
+        const req = log.find((x) => x.dir === "out" && x.msg.method === "tools/call");
+        const token = req.msg.params._meta.progressToken;
+        assert.notEqual(token, undefined, JSON.stringify(req.msg));
+        const answer = log.findIndex((x) => x.dir === "in" && x.msg.id === req.msg.id && x.msg.method === undefined);
+        assert.ok(answer >= 0, "no response on the wire");
+        const progressOf = (xs) =>
+          xs.filter((x) => x.dir === "in" && x.msg.method === "notifications/progress" && x.msg.params.progressToken === token).map((x) => x.msg.params.progress);
+        const sent = progressOf(log.slice(0, answer));
+        assert.ok(sent.length >= 1, "no progress notifications before the response");
+        for (let i = 1; i < sent.length; i++) assert.ok(sent[i] > sent[i - 1], `progress not increasing: ${sent}`);
+        assert.deepEqual(progressOf(log.slice(answer)), [], "progress after the response");
+        assert.deepEqual(seen, sent.slice(0, seen.length), "onprogress saw what was not sent");
       });
 
       test("gets a prompt", async () => {
@@ -154,5 +195,32 @@ describe("serve with boolean schemas over stdio", () => {
     assert.equal(res.isError, false, JSON.stringify(res));
     assert.deepEqual(res.structuredContent, [1, "two"]);
     await assert.rejects(client.callTool({ name: "anyarg", arguments: {} }), (e) => e.code === -32602);
+  });
+});
+
+// Over HTTP the client puts the prompt name or resource URI in the
+// Mcp-Name header, Base64-wrapped when it is not plain ASCII
+// (docs/mcp.md, "--transport http").
+describe("serve with non-ASCII names over HTTP", () => {
+  let client, server;
+  before(async () => {
+    server = await startHTTPServer("unicode", ["serve", "mcp", "--transport", "http", "--bind", "127.0.0.1:0", path.join("mcp-client", "unicode.harn")], "listening on (http://\\S+)");
+    client = newClient();
+    client.setVersionNegotiation({ mode: { pin: "2026-07-28" } });
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+  });
+  after(async () => {
+    await client?.close();
+    await server?.stop();
+  });
+
+  test("gets a prompt named résumé", async () => {
+    const res = await client.getPrompt({ name: "résumé" });
+    assert.equal(res.messages[0].content.text, "write it");
+  });
+
+  test("reads test://café", async () => {
+    const res = await client.readResource({ uri: "test://café" });
+    assert.equal(res.contents[0].text, "coffee");
   });
 });

@@ -52,9 +52,16 @@ export function stdioCommand(name) {
 // to {url, stop}; stderr is collected for failure messages.
 export function startHTTP(name) {
   const t = table[name];
-  const child = spawn(harnBin(), fill(t.http, { port: "0", state: stateDir() }), { cwd: testdataDir, stdio: ["ignore", "ignore", "pipe"] });
+  return startHTTPServer(name, fill(t.http, { port: "0", state: stateDir() }), t.ready);
+}
+
+// startHTTPServer runs harn with args (relative to testdata/) and
+// resolves as startHTTP does once stderr matches ready, whose first
+// group is the endpoint URL.
+export function startHTTPServer(name, args, readyPattern) {
+  const child = spawn(harnBin(), args, { cwd: testdataDir, stdio: ["ignore", "ignore", "pipe"] });
   process.on("exit", () => child.kill("SIGKILL"));
-  const ready = new RegExp(t.ready);
+  const ready = new RegExp(readyPattern);
   let stderr = "";
   let announced = false;
   return new Promise((resolve, reject) => {
