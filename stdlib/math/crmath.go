@@ -24,9 +24,9 @@ import (
 // result gives the correctly rounded float64.
 const crPrec = 128
 
-var crConsts = sync.OnceValue(func() (c struct{ pi, halfPi, ln2, ln10 *big.Float }) {
-	// π = 16·atan(1/5) − 4·atan(1/239) (Machin), ln 2 = 2·atanh(1/3),
-	// ln 10 = 3·ln 2 + 2·atanh(1/9), all at twice the working precision
+var crConsts = sync.OnceValue(func() (c struct{ pi, halfPi, ln2 *big.Float }) {
+	// π = 16·atan(1/5) − 4·atan(1/239) (Machin) and ln 2 = 2·atanh(1/3),
+	// at twice the working precision
 	const p = 2 * crPrec
 	a := atanSeries(newF(p).Quo(newF(p).SetInt64(1), newF(p).SetInt64(5)), p)
 	b := atanSeries(newF(p).Quo(newF(p).SetInt64(1), newF(p).SetInt64(239)), p)
@@ -34,9 +34,6 @@ var crConsts = sync.OnceValue(func() (c struct{ pi, halfPi, ln2, ln10 *big.Float
 	c.halfPi = newF(p).Quo(c.pi, newF(p).SetInt64(2))
 	l := atanhSeries(newF(p).Quo(newF(p).SetInt64(1), newF(p).SetInt64(3)), p)
 	c.ln2 = l.Mul(l, newF(p).SetInt64(2))
-	t := atanhSeries(newF(p).Quo(newF(p).SetInt64(1), newF(p).SetInt64(9)), p)
-	t.Mul(t, newF(p).SetInt64(2))
-	c.ln10 = newF(p).Add(newF(p).Mul(c.ln2, newF(p).SetInt64(3)), t)
 	return c
 })
 
