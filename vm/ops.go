@@ -568,8 +568,10 @@ func Slice(x, lo, hi Value) (Value, error) {
 }
 
 // SetPath implements path assignment `root.a[k].b op= v` (docs/spec/language.md
-// §3.3): read each intermediate value, apply the last accessor, and store
-// the updated values back towards the root.
+// §3.3): read each intermediate value (and, for a compound form, the target)
+// with the ordinary read rules, so a read that fails on its own fails here
+// too; apply the last accessor, and store the updated values back towards
+// the root.
 func SetPath(root Value, steps []compiler.PathStep, keys []Value, val Value, op compiler.Opcode) (Value, error) {
 	// Read the chain of intermediate values.
 	chain := make([]Value, len(steps)) // chain[i] = value the i-th step applies to
@@ -585,11 +587,18 @@ func SetPath(root Value, steps []compiler.PathStep, keys []Value, val Value, op 
 		if i == len(steps)-1 {
 			break
 		}
-		cur = readStep(cur, st, keyOf[i])
+		next, err := readStep(cur, st, keyOf[i])
+		if err != nil {
+			return Value{}, err
+		}
+		cur = next
 	}
 	last := len(steps) - 1
 	if op != 0 {
-		old := readStep(chain[last], steps[last], keyOf[last])
+		old, err := readStep(chain[last], steps[last], keyOf[last])
+		if err != nil {
+			return Value{}, err
+		}
 		nv, err := Arith(op, old, val)
 		if err != nil {
 			return Value{}, err
@@ -606,7 +615,9 @@ func SetPath(root Value, steps []compiler.PathStep, keys []Value, val Value, op 
 	return val, nil
 }
 
-func readStep(x Value, st compiler.PathStep, key Value) Value {
+// readStep reads one accessor of a path as an expression would
+// (docs/spec/language.md §6.7: a missing key or an index past the end is nil).
+func readStep(x Value, st compiler.PathStep, key Value) (Value, error) {
 	var v Value
 	var err error
 	if st.IsIndex {
@@ -614,10 +625,13 @@ func readStep(x Value, st compiler.PathStep, key Value) Value {
 	} else {
 		v, err = GetProp(x, st.Prop, false)
 	}
-	if err != nil || !v.IsValid() {
-		return Nil
+	if err != nil {
+		return Value{}, err
 	}
-	return v
+	if !v.IsValid() {
+		return Nil, nil
+	}
+	return v, nil
 }
 
 // assignIndex is the element `xs[n] = v` replaces: a negative n counts

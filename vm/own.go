@@ -122,16 +122,20 @@ func setPathOwned(root Value, steps []compiler.PathStep, keys []Value, val Value
 		if !ok {
 			break
 		}
-		i, err := assignIndex(c, n)
-		if err != nil {
-			return Value{}, err
-		}
 		if op != 0 {
-			nv, err := Arith(op, c.items[i], val)
+			// `xs[i] op= v` is `xs[i] = xs[i] op v`: the read (nil past
+			// the end) and the operator come before the bounds check
+			old, err := Index(root, keys[0])
 			if err != nil {
 				return Value{}, err
 			}
-			val = nv
+			if val, err = Arith(op, old, val); err != nil {
+				return Value{}, err
+			}
+		}
+		i, err := assignIndex(c, n)
+		if err != nil {
+			return Value{}, err
 		}
 		if !c.owned() {
 			c = c.ownedCopy()

@@ -68,23 +68,23 @@ func init() {
 		})
 	}
 	unary("sqrt", math.Sqrt)
-	unary("sin", math.Sin)
-	unary("cos", math.Cos)
-	unary("tan", math.Tan)
-	unary("asin", math.Asin)
-	unary("acos", math.Acos)
-	unary("atan", math.Atan)
-	unary("log2", math.Log2)
-	unary("log10", math.Log10)
-	unary("ln", math.Log)
-	unary("exp", math.Exp)
+	unary("sin", crSin)
+	unary("cos", crCos)
+	unary("tan", crTan)
+	unary("asin", crAsin)
+	unary("acos", crAcos)
+	unary("atan", crAtan)
+	unary("log2", crLog2)
+	unary("log10", crLog10)
+	unary("ln", crLog)
+	unary("exp", crExp)
 	lib.Def("atan2", "atan2(y, x) -> float?", "the angle of (x, y)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		y, ok1 := args.Num(0)
 		x, ok2 := args.Num(1)
 		if !ok1 || !ok2 {
 			return vm.Nil, decimalArg("atan2", args.At(0), args.At(1))
 		}
-		return vm.FloatOf(math.Atan2(y, x)), nil
+		return vm.FloatOf(crAtan2(y, x)), nil
 	})
 	lib.Def("pow", "pow(base, exp) -> int | float | nil", "base ** exp (a decimal base takes an int exponent: an exact decimal)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		a, aInt := args.Int(0)
