@@ -228,6 +228,7 @@ func newHarnRegex(pattern, flags string) (*harnRegex, error) {
 		verbose:   verbose,
 		multiline: strings.ContainsRune(flags, 'm'),
 		dotAll:    strings.ContainsRune(flags, 's'),
+		fold:      strings.ContainsRune(flags, 'i'),
 	})
 	translated, err := rustForms(translated)
 	if err != nil {
@@ -472,6 +473,15 @@ func translateRegex(p string, start regexFlags) (string, bool) {
 				continue
 			}
 		}
+		if ascii && mode.fold {
+			// ASCII mode folds only ASCII letters: Go's folding would
+			// also take K (Kelvin) for k and ſ for s, and é for É
+			if lit, size := asciiFoldLiteral(p[i:]); lit != "" {
+				sb.WriteString(lit)
+				i += size - 1
+				continue
+			}
+		}
 		switch c {
 		case '(':
 			open := p[i : i+groupOpenLen(p, i)]
@@ -494,6 +504,20 @@ func translateRegex(p string, start regexFlags) (string, bool) {
 	return sb.String(), boundary
 }
 
+// asciiFoldLiteral is the literal letter p starts with as case folding
+// in ASCII mode matches it, with its size: an ASCII letter and its
+// other case only, any other letter only itself. "" for anything else.
+func asciiFoldLiteral(p string) (string, int) {
+	r, size := utf8.DecodeRuneInString(p)
+	switch {
+	case r < utf8.RuneSelf && unicode.IsLetter(r):
+		return "(?-i:[" + string(unicode.ToLower(r)) + string(unicode.ToUpper(r)) + "])", 1
+	case r >= utf8.RuneSelf && unicode.SimpleFold(r) != r:
+		return "(?-i:" + string(r) + ")", size
+	}
+	return "", 0
+}
+
 // asciiPerlClass is the class items of each Perl class in the crate's
 // ASCII mode (`(?-u)`).
 var asciiPerlClass = map[byte]string{
@@ -504,7 +528,9 @@ var asciiPerlClass = map[byte]string{
 // follows, per group: Unicode mode (the u flag, off is ASCII mode),
 // verbose mode (x) and CRLF mode (R), which Go lacks, and the
 // multi-line (m) and dot-all (s) modes CRLF mode changes.
-type regexFlags struct{ unicode, verbose, crlf, multiline, dotAll bool }
+// It also follows case folding (i), which ASCII mode limits to ASCII
+// letters.
+type regexFlags struct{ unicode, verbose, crlf, multiline, dotAll, fold bool }
 
 // after is the state a group opening (`(`, `(?x-u:`) or a flag setting
 // (`(?-u)`) leaves, and whether it is a setting, which changes the
@@ -524,7 +550,7 @@ func (f regexFlags) after(open string) (regexFlags, bool) {
 	for _, flag := range []struct {
 		letter string
 		to     *bool
-	}{{"x", &f.verbose}, {"R", &f.crlf}, {"m", &f.multiline}, {"s", &f.dotAll}} {
+	}{{"x", &f.verbose}, {"R", &f.crlf}, {"m", &f.multiline}, {"s", &f.dotAll}, {"i", &f.fold}} {
 		if strings.Contains(on, flag.letter) {
 			*flag.to = true
 		}

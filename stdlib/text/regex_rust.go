@@ -13,6 +13,7 @@ package text
 //     literal, so such a class is computed here and written as ranges.
 
 import (
+	"bytes"
 	"regexp/syntax"
 	"slices"
 	"strconv"
@@ -148,9 +149,11 @@ func escapeLen(p string, i int) int {
 // longRepetition writes item{m,n} (item is out[atom:]) with a count past Go's limit of 1,000
 // (the crate has none) as a run of repetitions of at most 1,000 each:
 // `a{2500}` is `(?:a){1000}(?:a){1000}(?:a){500}`, `a{0,1500}` is
-// `(?:a){0,1000}(?:a){0,500}`. An item holding a capture group is not
-// copied (its groups would be numbered twice), nor is a range whose
-// start is past its end: both stay for Go to refuse.
+// `(?:a){0,1000}(?:a){0,500}`. An item holding a capture group is
+// repeated once fewer without its captures and then once with them, as
+// a group reports its last repetition: `(a){1001}` is
+// `(?:(?:a){1000})(a)`, `(a){0,1500}` is `(?:(?:(?:a){0,1000}…)(a))?`.
+// A range whose start is past its end stays for Go to refuse.
 func longRepetition(out []byte, atom int, rep string) ([]byte, bool) {
 	if atom < 0 || !strings.HasPrefix(rep, "{") {
 		return nil, false
@@ -171,9 +174,40 @@ func longRepetition(out []byte, atom int, rep string) ([]byte, bool) {
 			}
 		}
 	}
-	if m <= 1000 && n <= 1000 || ranged && n >= 0 && n < m || capturesIn(string(item)) || m > 100000 || n > 100000 {
+	if m <= 1000 && n <= 1000 || ranged && n >= 0 && n < m || m > 100000 || n > 100000 {
 		return nil, false
 	}
+	if capturesIn(string(item)) {
+		return capturedLongRepetition(item, m, n, lazy), true
+	}
+	return repetitionRun(item, m, n, lazy), true
+}
+
+// capturedLongRepetition is item{m,n} (n < 0 for no end) for an item
+// holding captures: the repetitions but the last without them, then the
+// last with them.
+func capturedLongRepetition(item []byte, m, n int, lazy bool) []byte {
+	bare := withoutCaptures(item)
+	before := max(m-1, 0)
+	after := n - 1
+	if n < 0 {
+		after = -1
+	}
+	long := append([]byte("(?:"), repetitionRun(bare, before, after, lazy)...)
+	long = append(long, ")"...)
+	long = append(long, item...)
+	if m == 0 {
+		long = append(append([]byte("(?:"), long...), ")?"...)
+		if lazy {
+			long = append(long, '?')
+		}
+	}
+	return long
+}
+
+// repetitionRun writes item{m,n} (n < 0 for no end) as a run of
+// repetitions of at most 1,000 each.
+func repetitionRun(item []byte, m, n int, lazy bool) []byte {
 	var long []byte
 	piece := func(counts string) {
 		long = append(long, "(?:"...)
@@ -195,7 +229,35 @@ func longRepetition(out []byte, atom int, rep string) ([]byte, bool) {
 			piece("{0," + strconv.Itoa(min(left, 1000)) + "}")
 		}
 	}
-	return long, true
+	return long
+}
+
+// withoutCaptures is Go-syntax regex text with its capture groups made
+// non-capturing.
+func withoutCaptures(re []byte) []byte {
+	var out []byte
+	class := 0
+	for i := 0; i < len(re); i++ {
+		switch c := re[i]; {
+		case c == '\\' && i+1 < len(re):
+			out = append(out, c, re[i+1])
+			i++
+			continue
+		case c == '[':
+			class++
+		case c == ']' && class > 0:
+			class--
+		case c == '(' && class == 0 && (i+1 >= len(re) || re[i+1] != '?'):
+			out = append(out, "(?:"...)
+			continue
+		case c == '(' && class == 0 && (bytes.HasPrefix(re[i:], []byte("(?P<")) || bytes.HasPrefix(re[i:], []byte("(?<"))):
+			out = append(out, "(?:"...)
+			i += bytes.IndexByte(re[i:], '>')
+			continue
+		}
+		out = append(out, re[i])
+	}
+	return out
 }
 
 // capturesIn reports whether Go-syntax regex text opens a capture group.
@@ -490,7 +552,8 @@ func looseName(n string) string {
 
 // binaryProperty is the set of a binary Unicode property by loose name:
 // the ones Go's unicode package lists, and the derived Alphabetic,
-// Uppercase, Lowercase, Cased, Math and the identifier properties.
+// Uppercase, Lowercase, Cased, Math and the identifier properties, and
+// the emoji properties.
 func binaryProperty(loose string) (runeSet, bool) {
 	letters := []*unicode.RangeTable{unicode.Lu, unicode.Ll, unicode.Lt, unicode.Lm, unicode.Lo}
 	tables := map[string][]*unicode.RangeTable{
@@ -520,6 +583,9 @@ func binaryProperty(loose string) (runeSet, bool) {
 		return notPattern(idStart()), true
 	case "idcontinue", "idc", "xidcontinue", "xidc":
 		return notPattern(idStart().union(tablesSet(unicode.Mn, unicode.Mc, unicode.Nd, unicode.Pc, unicode.Other_ID_Continue))), true
+	}
+	if set, ok := emojiProperty(loose); ok {
+		return set, true
 	}
 	for name, t := range unicode.Properties {
 		if looseName(name) == loose {

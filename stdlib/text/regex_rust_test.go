@@ -89,6 +89,17 @@ func TestRustUnicodeProperties(t *testing.T) {
 		{`[\p{Alphabetic}\d]+`, "ab1 ǅ2", "ab1|ǅ2"},
 		{`\p{Uppercase}+`, "aⅫb", "Ⅻ"},
 		{`[^\p{Lowercase}]+`, "abCDe", "CD"},
+		{`\p{Emoji}+`, "hi 😀🎉 7", "😀🎉|7"},
+		{`\p{Emoji_Presentation}`, "© ✅", "✅"},
+		{`\p{ExtPict}`, "© #", "©"},
+		{`[\p{Emoji_Modifier}a]+`, "👍🏽a", "🏽a"},
+		{`\P{Emoji}+`, "a😀b", "a|b"},
+		// ASCII mode folds only ASCII letters
+		{`(?i-u)k+`, "kK\u212a", "kK"},
+		{`(?-u:(?i)é)`, "éÉ", "é"},
+		// a capture repeated past 1,000 times reports its last repetition
+		{`(a){1001}`, strings.Repeat("a", 1002), strings.Repeat("a", 1001)},
+		{`(ab){0,1500}c`, strings.Repeat("ab", 3) + "c", "abababc"},
 	}
 	for _, c := range cases {
 		re, err := newHarnRegex(c.pattern, "")
