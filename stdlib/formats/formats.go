@@ -1192,8 +1192,14 @@ func urlParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		host = "[" + whatwgIPv6(ip) + "]"
 	} else if special {
 		host = strings.ToLower(host)
-		if !isASCII(host) {
+		if host == "" {
+			return vm.Value{}, vm.Throwf("url_parse: empty host") // `http://:80`
+		}
+		if !isASCII(host) || hasPunycodeLabel(host) {
 			ascii, err := urlDomainToASCII(host)
+			if err == nil && !punycodeLabelsKept(host, ascii) {
+				err = errBadPunycode
+			}
 			if err != nil {
 				return vm.Value{}, vm.Throwf("url_parse: invalid international domain name")
 			}
@@ -1250,6 +1256,37 @@ func urlParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 // url crate, upstream's, applies to the host of a special URL:
 // `münchen.de` is `xn--mnchen-3ya.de`.
 var urlDomainProfile = idna.New(idna.MapForLookup(), idna.Transitional(false), idna.CheckHyphens(false), idna.VerifyDNSLength(false), idna.StrictDomainName(false))
+
+var errBadPunycode = errors.New("invalid punycode label")
+
+// hasPunycodeLabel reports whether a lower-case host has a label in
+// punycode (`xn--…`), which domain to ASCII decodes to check.
+func hasPunycodeLabel(host string) bool {
+	for _, label := range strings.Split(host, ".") {
+		if strings.HasPrefix(label, "xn--") {
+			return true
+		}
+	}
+	return false
+}
+
+// punycodeLabelsKept reports whether each punycode label of host comes
+// through domain to ASCII as written. UTS #46 (as the url crate applies
+// it, recalled) refuses a label whose punycode is empty (`xn--`) or
+// decodes to nothing but ASCII (`xn--zz-`), which Go's profile
+// passes or rewrites.
+func punycodeLabelsKept(host, ascii string) bool {
+	in, out := strings.Split(host, "."), strings.Split(ascii, ".")
+	if len(in) != len(out) {
+		return false
+	}
+	for k, label := range in {
+		if strings.HasPrefix(label, "xn--") && (label == "xn--" || out[k] != label) {
+			return false
+		}
+	}
+	return true
+}
 
 func urlDomainToASCII(host string) (string, error) {
 	return urlDomainProfile.ToASCII(host)
