@@ -103,7 +103,7 @@ type patternScan struct {
 	badEscape   spanError      // the first escape the crate refuses and Go reads
 	badFlag     spanError      // the first flag group the crate refuses and Go reads
 	flagFirst   int            // for a duplicate flag, the offset of its first use
-	badUTF8     spanError      // the first item that can match invalid UTF-8 in ASCII mode
+	badUTF8     spanError      // the first item ASCII mode refuses: one that can match invalid UTF-8, a Unicode class
 	modes       []regexFlags   // the crate's u and x flags per open group
 }
 
@@ -136,6 +136,16 @@ func (s *patternScan) noteEscape(p []rune, i int) int {
 	case 'D', 'W', 'S':
 		if !s.unicodeMode() {
 			s.noteUTF8(spanError{i, i + 2, "pattern can match invalid UTF-8"})
+		}
+	case 'p', 'P':
+		// a Unicode class in ASCII mode, refused as the crate translates
+		// the pattern (where it also refuses what can match invalid UTF-8)
+		if !s.unicodeMode() {
+			last := end // `\p{Greek}`
+			if i+2 < len(p) && p[i+2] != '{' {
+				last = i + 2 // `\pL`
+			}
+			s.noteUTF8(spanError{i, last + 1, "Unicode not allowed here"})
 		}
 	}
 	if bad.msg != "" && s.badEscape.msg == "" {
