@@ -461,6 +461,15 @@ func translateRegex(p string, start regexFlags) (string, bool) {
 			classStart = true
 			depth = 1
 		}
+		if c == '{' {
+			// a count with whitespace around its numbers (`{ 2 , 3 }`),
+			// which the crate takes and Go reads as literal text
+			if count, n := compactCount(p[i:]); n > 0 {
+				sb.WriteString(count)
+				i += n - 1
+				continue
+			}
+		}
 		if mode.crlf {
 			// CRLF mode (R): \r ends a line too, and \r\n is one line end
 			switch {
@@ -502,6 +511,32 @@ func translateRegex(p string, start regexFlags) (string, bool) {
 		sb.WriteByte(c)
 	}
 	return sb.String(), boundary
+}
+
+// compactCount is the counted repetition p starts with, written without
+// the whitespace around its numbers, and its length in p; "", 0 when p
+// starts with no count holding whitespace.
+func compactCount(p string) (string, int) {
+	end := strings.IndexByte(p, '}')
+	if end < 0 {
+		return "", 0
+	}
+	inner := p[1:end]
+	if strings.TrimFunc(inner, func(r rune) bool { return r >= '0' && r <= '9' || r == ',' }) == inner && !strings.ContainsFunc(inner, unicode.IsSpace) {
+		return "", 0
+	}
+	lo, hi, ranged := strings.Cut(inner, ",")
+	lo, hi = strings.TrimSpace(lo), strings.TrimSpace(hi)
+	isCount := func(s string) bool {
+		return s != "" && strings.Trim(s, "0123456789") == ""
+	}
+	if !strings.ContainsFunc(inner, unicode.IsSpace) || !isCount(lo) || ranged && hi != "" && !isCount(hi) || !ranged && hi != "" {
+		return "", 0
+	}
+	if !ranged {
+		return "{" + lo + "}", end + 1
+	}
+	return "{" + lo + "," + hi + "}", end + 1
 }
 
 // asciiFoldLiteral is the literal letter p starts with as case folding

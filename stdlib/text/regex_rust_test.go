@@ -57,11 +57,41 @@ func TestRustCountedRepetitionErrors(t *testing.T) {
 		{"a{,3}", "    a{,3}\n      ^\nerror: repetition quantifier expects a valid decimal"},
 		{"{2}", "    {2}\n    ^\nerror: repetition operator missing expression"},
 		{"a{2,x}", "    a{2,x}\n        ^\nerror: repetition quantifier expects a valid decimal"},
+		// whitespace around the counts is taken, but not in place of one
+		{"a{2, }", "    a{2, }\n         ^\nerror: repetition quantifier expects a valid decimal"},
+		{"a{1 0}", "    a{1 0}\n     ^^^\nerror: unclosed counted repetition"},
+		{"a{ 2", "    a{ 2\n     ^^^\nerror: unclosed counted repetition"},
 	}
 	for _, c := range cases {
 		_, err := newHarnRegex(c.pattern, "")
 		if err == nil || err.Error() != "regex parse error:\n"+c.want {
 			t.Errorf("%q: got %v, want %q", c.pattern, err, c.want)
+		}
+	}
+}
+
+// The crate takes whitespace around the numbers of a count, and in
+// verbose mode anywhere in it.
+func TestRustCountWhitespace(t *testing.T) {
+	cases := []struct{ pattern, flags, text, want string }{
+		{"a{ 2 , 3 }", "", "aaaa", "aaa"},
+		{"a{ 2 }", "", "aaa", "aa"},
+		{"a{2, }", "x", "aaa", "aaa"},
+		{"a{1 0}", "x", strings.Repeat("a", 11), strings.Repeat("a", 10)},
+		{`\{ 2 }`, "", "{ 2 }", "{ 2 }"},
+	}
+	for _, c := range cases {
+		re, err := newHarnRegex(c.pattern, c.flags)
+		if err != nil {
+			t.Errorf("%q: %v", c.pattern, err)
+			continue
+		}
+		var got []string
+		for _, m := range re.findAllIn(c.text) {
+			got = append(got, c.text[m[0]:m[1]])
+		}
+		if strings.Join(got, "|") != c.want {
+			t.Errorf("%q on %q: got %q, want %q", c.pattern, c.text, got, c.want)
 		}
 	}
 }
