@@ -1133,7 +1133,7 @@ func removeDotSegments(path string) string {
 }
 
 func urlParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
-	s := decodeSpecialHost(strings.TrimSpace(a.Text(0)))
+	s := decodeSpecialHost(urlInput(a.Text(0)))
 	s, stray := escapeStrayPercents(s)
 	u, err := url.Parse(s)
 	if err != nil {
@@ -1224,7 +1224,7 @@ func urlParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		}
 		port = lib.IntOf(n)
 	}
-	path := u.EscapedPath()
+	path := escapeURLPart(rawURLPath(s), pathSet)
 	if u.Opaque != "" {
 		path = u.Opaque
 	}
@@ -1240,15 +1240,55 @@ func urlParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if name := u.User.Username(); name != "" {
 			user = vm.Str(name)
 		}
-		if pw, ok := u.User.Password(); ok {
+		if pw, ok := u.User.Password(); ok && pw != "" {
+			// an empty password is none, as the url crate reports it
 			pass = vm.Str(pw)
 		}
 	}
 	query := stray.restore(escapeURLPart(u.RawQuery, querySet(special)))
-	fragment := stray.restore(u.EscapedFragment())
+	fragment := ""
+	if hash := strings.IndexByte(s, '#'); hash >= 0 {
+		fragment = stray.restore(escapeURLPart(s[hash+1:], fragmentSet))
+	}
 	return vm.Of(lib.DictOf("scheme", vm.Str(scheme), "host", nilOr(host, u.Host != ""), "port", port, "path", vm.Str(path),
 		"query", nilOr(query, u.ForceQuery || u.RawQuery != ""), "fragment", nilOr(fragment, u.Fragment != "" || strings.HasSuffix(s, "#")),
 		"username", user, "password", pass)), nil
+}
+
+// urlInput is s as the URL standard's parser (Rust's url crate,
+// upstream's) reads it: C0 controls and spaces trimmed from both ends,
+// tabs and newlines dropped anywhere, and for a special scheme a
+// backslash before the query or fragment read as a slash, and any run
+// of slashes after the scheme as the two that start the authority
+// (`http:\\a.com\x`, `http:/a.com` and `http:///a.com` are all
+// `http://a.com/…`).
+func urlInput(s string) string {
+	s = strings.TrimFunc(s, func(r rune) bool { return r <= ' ' })
+	s = strings.NewReplacer("\t", "", "\n", "", "\r", "").Replace(s)
+	colon := strings.IndexByte(s, ':')
+	if colon <= 0 || !isScheme(s[:colon]) {
+		return s
+	}
+	if _, special := defaultPorts[strings.ToLower(s[:colon])]; !special {
+		return s
+	}
+	end := strings.IndexAny(s, "?#")
+	if end < 0 {
+		end = len(s)
+	}
+	rest := strings.ReplaceAll(s[colon+1:end], "\\", "/")
+	return s[:colon+1] + "//" + strings.TrimLeft(rest, "/") + s[end:]
+}
+
+// rawURLPath is the path of s as written: from the end of its authority
+// to its query or fragment.
+func rawURLPath(s string) string {
+	_, end := authority(s)
+	path := s[end:]
+	if stop := strings.IndexAny(path, "?#"); stop >= 0 {
+		path = path[:stop]
+	}
+	return path
 }
 
 // urlDomainProfile is the URL standard's domain to ASCII (UTS #46,
