@@ -64,6 +64,7 @@ func TestCSVAndURLs(t *testing.T) {
 		{"url_parse", []vm.Value{sv("http://a.xn--a.com/")}, "ERR: url_parse: invalid international domain name"},
 		{"url_parse", []vm.Value{sv("http://XN--MNCHEN-3YA.de/")}, "{fragment: nil, host: xn--mnchen-3ya.de, password: nil, path: /, port: nil, query: nil, scheme: http, username: nil}"},
 		{"url_parse", []vm.Value{sv("http://:80/")}, "ERR: url_parse: empty host"},
+		{"url_parse", []vm.Value{sv("http://a.com:080/")}, "{fragment: nil, host: a.com, password: nil, path: /, port: nil, query: nil, scheme: http, username: nil}"},
 		{"url_parse", []vm.Value{sv("http:\\\\a.com\\b\\c?x=\\")}, "{fragment: nil, host: a.com, password: nil, path: /b/c, port: nil, query: x=\\, scheme: http, username: nil}"},
 		{"url_parse", []vm.Value{sv(" http:///a.com/\tx\ny ")}, "{fragment: nil, host: a.com, password: nil, path: /xy, port: nil, query: nil, scheme: http, username: nil}"},
 		{"url_parse", []vm.Value{sv("http://u:@a.com/<|^>#{`}")}, "{fragment: {%60}, host: a.com, password: nil, path: /%3C|^%3E, port: nil, query: nil, scheme: http, username: u}"},

@@ -1217,12 +1217,15 @@ func urlParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		host = percentEncodeNonASCII(host)
 	}
 	var port vm.Value = vm.Nil
-	if p := u.Port(); p != "" && p != defaultPorts[scheme] {
+	if p := u.Port(); p != "" {
 		n, err := strconv.Atoi(p)
 		if err != nil || n > 65535 {
 			return vm.Value{}, vm.Throwf("url_parse: invalid port number")
 		}
-		port = lib.IntOf(n)
+		// the scheme's default port is none, however written (`:080`)
+		if strconv.Itoa(n) != defaultPorts[scheme] {
+			port = lib.IntOf(n)
+		}
 	}
 	path := escapeURLPart(rawURLPath(s), pathSet)
 	if u.Opaque != "" {
