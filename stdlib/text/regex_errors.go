@@ -662,6 +662,12 @@ func lookAroundError(pattern, expr string) (start, end int, msg string) {
 // rune of a `(?…` fragment.
 func flagError(pattern, expr string) (start, end int, msg string) {
 	at := runeIndex(pattern, expr)
+	if expr == "(?" && strings.HasSuffix(pattern, expr) {
+		// `(?` ending the pattern: the crate finds the group unclosed
+		// before any flag, and marks its `(`
+		at = len([]rune(pattern)) - 2
+		return at, at + 1, "unclosed group"
+	}
 	if !strings.HasPrefix(expr, "(?") || len(expr) <= 2 || at < 0 {
 		return -1, -1, ""
 	}

@@ -47,6 +47,7 @@ func TestRustRegexError(t *testing.T) {
 		{"(?<1a>x)", "", "    (?<1a>x)\n       ^\nerror: invalid capture group character"},
 		{"(?-u).", "", "    (?-u).\n         ^\nerror: pattern can match invalid UTF-8"},
 		{`(?-u:\W)`, "", "    (?-u:\\W)\n         ^^\nerror: pattern can match invalid UTF-8"},
+		{"a(?", "", "    a(?\n     ^\nerror: unclosed group"},
 		{`(?-u)\pL`, "", "    (?-u)\\pL\n         ^^^\nerror: Unicode not allowed here"},
 		{`(?-u:[\p{Greek}])`, "", "    (?-u:[\\p{Greek}])\n          ^^^^^^^^^\nerror: Unicode not allowed here"},
 		{"a # (\n)", "x", "~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~\n1: a # (\n2: )\n   ^\n~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~\nerror: unopened group"},
