@@ -485,11 +485,20 @@ func writeRanges(set runeSet) string {
 // in Go syntax, inside a bracket class or not. Go's parser already reads
 // general categories and scripts by their short and long names, loosely;
 // the regex crate also reads `gc=`, `sc=` and `scx=` forms
-// (`\p{Script=Greek}`), an `Is` prefix (`\p{IsGreek}`) and the binary
+// (`\p{Script=Greek}`, also written `sc:Greek`, and `sc!=Greek` for
+// the complement), an `Is` prefix (`\p{IsGreek}`) and the binary
 // properties (`\p{White_Space}`, `\p{Alphabetic}`), which are resolved
 // here, as are the ISO 15924 codes of the commonest scripts
 // (`\p{sc=Grek}`). A name nothing knows is left for Go to refuse.
 func unicodeProperty(name string, negated, inClass bool) string {
+	if key, val, ok := strings.Cut(name, "!="); ok && isPropertyKey(key) {
+		// `\p{sc!=Greek}` is `\P{sc=Greek}`
+		return unicodeProperty(key+"="+val, !negated, inClass)
+	}
+	if key, val, ok := strings.Cut(name, ":"); ok && isPropertyKey(key) {
+		// `\p{sc:Greek}` is `\p{sc=Greek}`
+		name = key + "=" + val
+	}
 	letter := "p"
 	if negated {
 		letter = "P"
@@ -499,11 +508,8 @@ func unicodeProperty(name string, negated, inClass bool) string {
 		return err == nil
 	}
 	candidates := []string{name}
-	if key, val, ok := strings.Cut(name, "="); ok {
-		switch looseName(key) {
-		case "gc", "generalcategory", "sc", "script", "scx", "scriptextensions":
-			candidates = []string{val}
-		}
+	if key, val, ok := strings.Cut(name, "="); ok && isPropertyKey(key) {
+		candidates = []string{val}
 	}
 	if full, ok := scriptCodes[looseName(candidates[0])]; ok {
 		candidates = append(candidates, full)
@@ -526,6 +532,16 @@ func unicodeProperty(name string, negated, inClass bool) string {
 		}
 	}
 	return `\` + letter + "{" + name + "}"
+}
+
+// isPropertyKey reports whether key names a property the crate reads
+// with a value (`sc=Greek`): the general category or a script.
+func isPropertyKey(key string) bool {
+	switch looseName(key) {
+	case "gc", "generalcategory", "sc", "script", "scx", "scriptextensions":
+		return true
+	}
+	return false
 }
 
 // scriptCodes are the ISO 15924 codes the crate also takes for the
