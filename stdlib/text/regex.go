@@ -518,19 +518,15 @@ func translateRegex(p string, start regexFlags) (string, bool) {
 // starts with no count holding whitespace.
 func compactCount(p string) (string, int) {
 	end := strings.IndexByte(p, '}')
-	if end < 0 {
+	if end < 0 || !strings.ContainsFunc(p[1:end], unicode.IsSpace) {
 		return "", 0
 	}
-	inner := p[1:end]
-	if strings.TrimFunc(inner, func(r rune) bool { return r >= '0' && r <= '9' || r == ',' }) == inner && !strings.ContainsFunc(inner, unicode.IsSpace) {
-		return "", 0
-	}
-	lo, hi, ranged := strings.Cut(inner, ",")
+	lo, hi, ranged := strings.Cut(p[1:end], ",")
 	lo, hi = strings.TrimSpace(lo), strings.TrimSpace(hi)
 	isCount := func(s string) bool {
 		return s != "" && strings.Trim(s, "0123456789") == ""
 	}
-	if !strings.ContainsFunc(inner, unicode.IsSpace) || !isCount(lo) || ranged && hi != "" && !isCount(hi) || !ranged && hi != "" {
+	if !isCount(lo) || hi != "" && !isCount(hi) {
 		return "", 0
 	}
 	if !ranged {
