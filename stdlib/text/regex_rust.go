@@ -147,7 +147,9 @@ func escapeLen(p string, i int) int {
 }
 
 // longRepetition writes item{m,n} (item is out[atom:]) with a count past Go's limit of 1,000
-// (the crate has none) as a run of repetitions of at most 1,000 each:
+// (the crate has none), or one that takes the product of nested counts
+// past it (`(?:a{100}){100}`, see innerRepeatProduct), as a run of
+// repetitions of at most 1,000 each (or 1,000 over the inner product):
 // `a{2500}` is `(?:a){1000}(?:a){1000}(?:a){500}`, `a{0,1500}` is
 // `(?:a){0,1000}(?:a){0,500}`. An item holding a capture group is
 // repeated once fewer without its captures and then once with them, as
@@ -174,26 +176,34 @@ func longRepetition(out []byte, atom int, rep string) ([]byte, bool) {
 			}
 		}
 	}
-	if m <= 1000 && n <= 1000 || ranged && n >= 0 && n < m || m > 100000 || n > 100000 {
+	if ranged && n >= 0 && n < m || m > 100000 || n > 100000 {
 		return nil, false
 	}
-	if capturesIn(string(item)) {
-		return capturedLongRepetition(item, m, n, lazy), true
+	inner := 1
+	if m >= 2 || n >= 2 {
+		inner = innerRepeatProduct(item)
 	}
-	return repetitionRun(item, m, n, lazy), true
+	if max(m, n)*inner <= 1000 {
+		return nil, false
+	}
+	chunk := max(1000/inner, 1)
+	if capturesIn(string(item)) {
+		return capturedLongRepetition(item, m, n, lazy, chunk), true
+	}
+	return repetitionRun(item, m, n, lazy, chunk), true
 }
 
 // capturedLongRepetition is item{m,n} (n < 0 for no end) for an item
 // holding captures: the repetitions but the last without them, then the
 // last with them.
-func capturedLongRepetition(item []byte, m, n int, lazy bool) []byte {
+func capturedLongRepetition(item []byte, m, n int, lazy bool, chunk int) []byte {
 	bare := withoutCaptures(item)
 	before := max(m-1, 0)
 	after := n - 1
 	if n < 0 {
 		after = -1
 	}
-	long := append([]byte("(?:"), repetitionRun(bare, before, after, lazy)...)
+	long := append([]byte("(?:"), repetitionRun(bare, before, after, lazy, chunk)...)
 	long = append(long, ")"...)
 	long = append(long, item...)
 	if m == 0 {
@@ -206,8 +216,8 @@ func capturedLongRepetition(item []byte, m, n int, lazy bool) []byte {
 }
 
 // repetitionRun writes item{m,n} (n < 0 for no end) as a run of
-// repetitions of at most 1,000 each.
-func repetitionRun(item []byte, m, n int, lazy bool) []byte {
+// repetitions of at most chunk each.
+func repetitionRun(item []byte, m, n int, lazy bool, chunk int) []byte {
 	var long []byte
 	piece := func(counts string) {
 		long = append(long, "(?:"...)
@@ -218,18 +228,46 @@ func repetitionRun(item []byte, m, n int, lazy bool) []byte {
 			long = append(long, '?')
 		}
 	}
-	for left := m; left > 0; left -= 1000 {
-		piece("{" + strconv.Itoa(min(left, 1000)) + "}")
+	for left := m; left > 0; left -= chunk {
+		piece("{" + strconv.Itoa(min(left, chunk)) + "}")
 	}
 	switch {
 	case n < 0:
 		piece("*")
 	default:
-		for left := n - m; left > 0; left -= 1000 {
-			piece("{0," + strconv.Itoa(min(left, 1000)) + "}")
+		for left := n - m; left > 0; left -= chunk {
+			piece("{0," + strconv.Itoa(min(left, chunk)) + "}")
 		}
 	}
 	return long
+}
+
+// innerRepeatProduct is the largest product of nested counted
+// repetitions in the Go-syntax text item, as Go's parser measures it (a
+// count with no end by its minimum): Go refuses a count that takes the
+// product past 1,000 (`([a-z]{1,63}\.){1,127}` is 63 × 127), which the
+// crate does not. 1 when item has none.
+func innerRepeatProduct(item []byte) int {
+	re, err := syntax.Parse(string(item), syntax.Perl)
+	if err != nil {
+		return 1
+	}
+	return repeatProduct(re)
+}
+
+func repeatProduct(re *syntax.Regexp) int {
+	inner := 1
+	for _, sub := range re.Sub {
+		inner = max(inner, repeatProduct(sub))
+	}
+	if re.Op == syntax.OpRepeat {
+		k := re.Max
+		if k < 0 {
+			k = re.Min
+		}
+		return max(k, 1) * inner
+	}
+	return inner
 }
 
 // withoutCaptures is Go-syntax regex text with its capture groups made

@@ -96,6 +96,31 @@ func TestRustCountWhitespace(t *testing.T) {
 	}
 }
 
+// Go refuses nested counts whose product passes 1,000; the crate does
+// not, so the outer count is written as a run of smaller ones.
+func TestRustNestedCountProduct(t *testing.T) {
+	cases := []struct{ pattern, text, want string }{
+		{`^([a-z0-9-]{1,63}\.){1,127}[a-z]{2,63}$`, "mail.example.com", "mail.example.com"},
+		{`(?:a{100}){100}`, strings.Repeat("a", 10001), strings.Repeat("a", 10000)},
+		{`(?:a{2}){0,600}?b`, "aaaab", "aaaab"},
+		{`(?:ab{1,2}){600,}`, strings.Repeat("ab", 599), ""},
+	}
+	for _, c := range cases {
+		re, err := newHarnRegex(c.pattern, "")
+		if err != nil {
+			t.Errorf("%q: %v", c.pattern, err)
+			continue
+		}
+		var got []string
+		for _, m := range re.findAllIn(c.text) {
+			got = append(got, c.text[m[0]:m[1]])
+		}
+		if strings.Join(got, "|") != c.want {
+			t.Errorf("%q on %q: got %q, want %q", c.pattern, c.text, got, c.want)
+		}
+	}
+}
+
 // An unclosed nested class is the crate's unclosed class error.
 func TestRustNestedClassUnclosed(t *testing.T) {
 	_, err := newHarnRegex("[a[b]", "")
