@@ -24,6 +24,7 @@ func TestEncodings(t *testing.T) {
 		{"base32_encode", []vm.Value{sv("foobar")}, "MZXW6YTBOI======"},
 		{"base32_decode", []vm.Value{sv("MZXW6YTBOI======")}, "foobar"},
 		{"base32_decode", []vm.Value{sv("1")}, "ERR: Runtime error: base32 decode error: invalid base32 input at offset 0"},
+		{"base32_decode", []vm.Value{sv("MZXW6===X")}, "ERR: Runtime error: base32 decode error: invalid base32 input at offset 8"},
 		{"hex_encode", []vm.Value{sv("Hi")}, "4869"},
 		{"hex_decode", []vm.Value{sv("4A69")}, "Ji"},
 		{"hex_decode", []vm.Value{sv("4g")}, "ERR: Runtime error: hex decode error: Invalid character 'g' at position 1"},

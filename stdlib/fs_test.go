@@ -130,6 +130,7 @@ func TestProcesses(t *testing.T) {
 		{"exec", []vm.Value{sv("pwd")}, "{status: 0, stderr: , stdout: " + dir + "\n, success: true}"},
 		{"exec", nil, "ERR: exec: command is required"},
 		{"exec", []vm.Value{sv("definitely-not-a-command-xyz")}, "ERR: exec failed: No such file or directory (os error 2)"},
+		{"exec", []vm.Value{sv("")}, "ERR: exec failed: No such file or directory (os error 2)"},
 		{"exec_at", []vm.Value{sv("/"), sv("pwd")}, "{status: 0, stderr: , stdout: /\n, success: true}"},
 		{"exec_at", []vm.Value{sv("/")}, "ERR: exec_at: directory and command are required"},
 		{"shell", []vm.Value{sv("echo $((1+2)) | tr 3 x")}, "{status: 0, stderr: , stdout: x\n, success: true}"},

@@ -77,7 +77,12 @@ func init() {
 		return vm.Str(base32.StdEncoding.EncodeToString(RawBytes(a.At(0)))), nil
 	})
 	codec("base32_decode", "base32_decode(s) -> string", "decode RFC 4648 base32 to text", func(a vm.Args) (vm.Value, error) {
-		b, err := base32.StdEncoding.DecodeString(textOrBytes(a, 0))
+		text := textOrBytes(a, 0)
+		b, err := base32.StdEncoding.DecodeString(text)
+		if n := len(strings.NewReplacer("\r", "", "\n", "").Replace(text)); err == nil && n%8 != 0 {
+			// Go stops at a padded block and ignores a partial one after it
+			err = base32.CorruptInputError(n - n%8)
+		}
 		if err != nil {
 			var ce base32.CorruptInputError
 			if errors.As(err, &ce) {

@@ -1133,7 +1133,7 @@ func removeDotSegments(path string) string {
 }
 
 func urlParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
-	s := decodeSpecialHost(strings.TrimSpace(a.Text(0)))
+	s := decodeSpecialHost(urlInput(a.Text(0)))
 	s, stray := escapeStrayPercents(s)
 	u, err := url.Parse(s)
 	if err != nil {
@@ -1192,8 +1192,14 @@ func urlParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		host = "[" + whatwgIPv6(ip) + "]"
 	} else if special {
 		host = strings.ToLower(host)
-		if !isASCII(host) {
+		if host == "" {
+			return vm.Value{}, vm.Throwf("url_parse: empty host") // `http://:80`
+		}
+		if !isASCII(host) || hasPunycodeLabel(host) {
 			ascii, err := urlDomainToASCII(host)
+			if err == nil && !punycodeLabelsKept(host, ascii) {
+				err = errBadPunycode
+			}
 			if err != nil {
 				return vm.Value{}, vm.Throwf("url_parse: invalid international domain name")
 			}
@@ -1211,14 +1217,17 @@ func urlParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		host = percentEncodeNonASCII(host)
 	}
 	var port vm.Value = vm.Nil
-	if p := u.Port(); p != "" && p != defaultPorts[scheme] {
+	if p := u.Port(); p != "" {
 		n, err := strconv.Atoi(p)
 		if err != nil || n > 65535 {
 			return vm.Value{}, vm.Throwf("url_parse: invalid port number")
 		}
-		port = lib.IntOf(n)
+		// the scheme's default port is none, however written (`:080`)
+		if strconv.Itoa(n) != defaultPorts[scheme] {
+			port = lib.IntOf(n)
+		}
 	}
-	path := u.EscapedPath()
+	path := escapeURLPart(rawURLPath(s), pathSet)
 	if u.Opaque != "" {
 		path = u.Opaque
 	}
@@ -1234,15 +1243,55 @@ func urlParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if name := u.User.Username(); name != "" {
 			user = vm.Str(name)
 		}
-		if pw, ok := u.User.Password(); ok {
+		if pw, ok := u.User.Password(); ok && pw != "" {
+			// an empty password is none, as the url crate reports it
 			pass = vm.Str(pw)
 		}
 	}
 	query := stray.restore(escapeURLPart(u.RawQuery, querySet(special)))
-	fragment := stray.restore(u.EscapedFragment())
+	fragment := ""
+	if hash := strings.IndexByte(s, '#'); hash >= 0 {
+		fragment = stray.restore(escapeURLPart(s[hash+1:], fragmentSet))
+	}
 	return vm.Of(lib.DictOf("scheme", vm.Str(scheme), "host", nilOr(host, u.Host != ""), "port", port, "path", vm.Str(path),
 		"query", nilOr(query, u.ForceQuery || u.RawQuery != ""), "fragment", nilOr(fragment, u.Fragment != "" || strings.HasSuffix(s, "#")),
 		"username", user, "password", pass)), nil
+}
+
+// urlInput is s as the URL standard's parser (Rust's url crate,
+// upstream's) reads it: C0 controls and spaces trimmed from both ends,
+// tabs and newlines dropped anywhere, and for a special scheme a
+// backslash before the query or fragment read as a slash, and any run
+// of slashes after the scheme as the two that start the authority
+// (`http:\\a.com\x`, `http:/a.com` and `http:///a.com` are all
+// `http://a.com/…`).
+func urlInput(s string) string {
+	s = strings.TrimFunc(s, func(r rune) bool { return r <= ' ' })
+	s = strings.NewReplacer("\t", "", "\n", "", "\r", "").Replace(s)
+	colon := strings.IndexByte(s, ':')
+	if colon <= 0 || !isScheme(s[:colon]) {
+		return s
+	}
+	if _, special := defaultPorts[strings.ToLower(s[:colon])]; !special {
+		return s
+	}
+	end := strings.IndexAny(s, "?#")
+	if end < 0 {
+		end = len(s)
+	}
+	rest := strings.ReplaceAll(s[colon+1:end], "\\", "/")
+	return s[:colon+1] + "//" + strings.TrimLeft(rest, "/") + s[end:]
+}
+
+// rawURLPath is the path of s as written: from the end of its authority
+// to its query or fragment.
+func rawURLPath(s string) string {
+	_, end := authority(s)
+	path := s[end:]
+	if stop := strings.IndexAny(path, "?#"); stop >= 0 {
+		path = path[:stop]
+	}
+	return path
 }
 
 // urlDomainProfile is the URL standard's domain to ASCII (UTS #46,
@@ -1250,6 +1299,37 @@ func urlParse(th *vm.Thread, a vm.Args) (vm.Value, error) {
 // url crate, upstream's, applies to the host of a special URL:
 // `münchen.de` is `xn--mnchen-3ya.de`.
 var urlDomainProfile = idna.New(idna.MapForLookup(), idna.Transitional(false), idna.CheckHyphens(false), idna.VerifyDNSLength(false), idna.StrictDomainName(false))
+
+var errBadPunycode = errors.New("invalid punycode label")
+
+// hasPunycodeLabel reports whether a lower-case host has a label in
+// punycode (`xn--…`), which domain to ASCII decodes to check.
+func hasPunycodeLabel(host string) bool {
+	for _, label := range strings.Split(host, ".") {
+		if strings.HasPrefix(label, "xn--") {
+			return true
+		}
+	}
+	return false
+}
+
+// punycodeLabelsKept reports whether each punycode label of host comes
+// through domain to ASCII as written. UTS #46 (as the url crate applies
+// it, recalled) refuses a label whose punycode is empty (`xn--`) or
+// decodes to nothing but ASCII (`xn--zz-`), which Go's profile
+// passes or rewrites.
+func punycodeLabelsKept(host, ascii string) bool {
+	in, out := strings.Split(host, "."), strings.Split(ascii, ".")
+	if len(in) != len(out) {
+		return false
+	}
+	for k, label := range in {
+		if strings.HasPrefix(label, "xn--") && (label == "xn--" || out[k] != label) {
+			return false
+		}
+	}
+	return true
+}
 
 func urlDomainToASCII(host string) (string, error) {
 	return urlDomainProfile.ToASCII(host)

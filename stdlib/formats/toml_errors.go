@@ -124,9 +124,10 @@ func (sc *tomlScanner) headerBefore(row int) []string {
 // tomlSnippet lays out an error at byte offset off as the crate does:
 // the line and column (columns count characters), a gutter, the line,
 // and a caret under the place (one past the end at the end of input).
+// The line is shown without the \r of a CRLF line end.
 func tomlSnippet(text string, off int, msg string) string {
 	line, col := tomlPosition(text, off)
-	content := strings.Split(text, "\n")[line]
+	content := strings.TrimSuffix(strings.Split(text, "\n")[line], "\r")
 	gutter := strings.Repeat(" ", len(fmt.Sprint(line+1))+1)
 	return fmt.Sprintf("TOML parse error at line %d, column %d\n%s|\n%d | %s\n%s|%s^\n%s",
 		line+1, col+1, gutter, line+1, content, gutter, strings.Repeat(" ", col+1), msg)

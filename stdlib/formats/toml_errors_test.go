@@ -15,6 +15,7 @@ func TestTOMLCrateError(t *testing.T) {
 	cases := []struct{ doc, want string }{
 		{"a = \"abc", "TOML parse error at line 1, column 9\n  |\n1 | a = \"abc\n  |         ^\ninvalid basic string"},
 		{"a b = 1", "TOML parse error at line 1, column 3\n  |\n1 | a b = 1\n  |   ^\nexpected `.`, `=`"},
+		{"a = 1\r\nb = 2 x\r\n", "TOML parse error at line 2, column 7\n  |\n2 | b = 2 x\n  |       ^\nexpected newline, `#`"},
 		{"a = 1\na = 2", "TOML parse error at line 2, column 1\n  |\n2 | a = 2\n  | ^\nduplicate key `a` in document root"},
 		{"[t]\n[t]", "TOML parse error at line 2, column 1\n  |\n2 | [t]\n  | ^\ninvalid table header\nduplicate key `t` in document root"},
 		{"a = [1,\n", "TOML parse error at line 1, column 9\n  |\n1 | a = [1,\n  |         ^\ninvalid array\nexpected `]`"},

@@ -115,6 +115,11 @@ func defaultShell() (string, string) {
 
 // runProcess runs name with args in dir and returns the result dict.
 func runProcess(th *vm.Thread, kind, dir, name string, args []string) (vm.Value, error) {
+	if name == "" {
+		// spawning an empty program name fails as a missing file, as
+		// Rust's Command does (Go's says "exec: no command")
+		return vm.Value{}, vm.Throwf("%s failed: %s", kind, fs.OSErrorText(syscall.ENOENT))
+	}
 	var stdout, stderr bytes.Buffer
 	var runErr error
 	var state *os.ProcessState

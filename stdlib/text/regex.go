@@ -228,6 +228,7 @@ func newHarnRegex(pattern, flags string) (*harnRegex, error) {
 		verbose:   verbose,
 		multiline: strings.ContainsRune(flags, 'm'),
 		dotAll:    strings.ContainsRune(flags, 's'),
+		fold:      strings.ContainsRune(flags, 'i'),
 	})
 	translated, err := rustForms(translated)
 	if err != nil {
@@ -460,6 +461,15 @@ func translateRegex(p string, start regexFlags) (string, bool) {
 			classStart = true
 			depth = 1
 		}
+		if c == '{' {
+			// a count with whitespace around its numbers (`{ 2 , 3 }`),
+			// which the crate takes and Go reads as literal text
+			if count, n := compactCount(p[i:]); n > 0 {
+				sb.WriteString(count)
+				i += n - 1
+				continue
+			}
+		}
 		if mode.crlf {
 			// CRLF mode (R): \r ends a line too, and \r\n is one line end
 			switch {
@@ -469,6 +479,15 @@ func translateRegex(p string, start regexFlags) (string, bool) {
 			case (c == '^' || c == '$') && mode.multiline:
 				boundary = true
 				sb.WriteString(crlfAnchorForms[c])
+				continue
+			}
+		}
+		if ascii && mode.fold {
+			// ASCII mode folds only ASCII letters: Go's folding would
+			// also take K (Kelvin) for k and ſ for s, and é for É
+			if lit, size := asciiFoldLiteral(p[i:]); lit != "" {
+				sb.WriteString(lit)
+				i += size - 1
 				continue
 			}
 		}
@@ -494,6 +513,42 @@ func translateRegex(p string, start regexFlags) (string, bool) {
 	return sb.String(), boundary
 }
 
+// compactCount is the counted repetition p starts with, written without
+// the whitespace around its numbers, and its length in p; "", 0 when p
+// starts with no count holding whitespace.
+func compactCount(p string) (string, int) {
+	end := strings.IndexByte(p, '}')
+	if end < 0 || !strings.ContainsFunc(p[1:end], unicode.IsSpace) {
+		return "", 0
+	}
+	lo, hi, ranged := strings.Cut(p[1:end], ",")
+	lo, hi = strings.TrimSpace(lo), strings.TrimSpace(hi)
+	isCount := func(s string) bool {
+		return s != "" && strings.Trim(s, "0123456789") == ""
+	}
+	if !isCount(lo) || hi != "" && !isCount(hi) {
+		return "", 0
+	}
+	if !ranged {
+		return "{" + lo + "}", end + 1
+	}
+	return "{" + lo + "," + hi + "}", end + 1
+}
+
+// asciiFoldLiteral is the literal letter p starts with as case folding
+// in ASCII mode matches it, with its size: an ASCII letter and its
+// other case only, any other letter only itself. "" for anything else.
+func asciiFoldLiteral(p string) (string, int) {
+	r, size := utf8.DecodeRuneInString(p)
+	switch {
+	case r < utf8.RuneSelf && unicode.IsLetter(r):
+		return "(?-i:[" + string(unicode.ToLower(r)) + string(unicode.ToUpper(r)) + "])", 1
+	case r >= utf8.RuneSelf && unicode.SimpleFold(r) != r:
+		return "(?-i:" + string(r) + ")", size
+	}
+	return "", 0
+}
+
 // asciiPerlClass is the class items of each Perl class in the crate's
 // ASCII mode (`(?-u)`).
 var asciiPerlClass = map[byte]string{
@@ -504,7 +559,9 @@ var asciiPerlClass = map[byte]string{
 // follows, per group: Unicode mode (the u flag, off is ASCII mode),
 // verbose mode (x) and CRLF mode (R), which Go lacks, and the
 // multi-line (m) and dot-all (s) modes CRLF mode changes.
-type regexFlags struct{ unicode, verbose, crlf, multiline, dotAll bool }
+// It also follows case folding (i), which ASCII mode limits to ASCII
+// letters.
+type regexFlags struct{ unicode, verbose, crlf, multiline, dotAll, fold bool }
 
 // after is the state a group opening (`(`, `(?x-u:`) or a flag setting
 // (`(?-u)`) leaves, and whether it is a setting, which changes the
@@ -524,7 +581,7 @@ func (f regexFlags) after(open string) (regexFlags, bool) {
 	for _, flag := range []struct {
 		letter string
 		to     *bool
-	}{{"x", &f.verbose}, {"R", &f.crlf}, {"m", &f.multiline}, {"s", &f.dotAll}} {
+	}{{"x", &f.verbose}, {"R", &f.crlf}, {"m", &f.multiline}, {"s", &f.dotAll}, {"i", &f.fold}} {
 		if strings.Contains(on, flag.letter) {
 			*flag.to = true
 		}

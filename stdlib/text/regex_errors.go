@@ -103,7 +103,7 @@ type patternScan struct {
 	badEscape   spanError      // the first escape the crate refuses and Go reads
 	badFlag     spanError      // the first flag group the crate refuses and Go reads
 	flagFirst   int            // for a duplicate flag, the offset of its first use
-	badUTF8     spanError      // the first item that can match invalid UTF-8 in ASCII mode
+	badUTF8     spanError      // the first item ASCII mode refuses: one that can match invalid UTF-8, a Unicode class
 	modes       []regexFlags   // the crate's u and x flags per open group
 }
 
@@ -136,6 +136,16 @@ func (s *patternScan) noteEscape(p []rune, i int) int {
 	case 'D', 'W', 'S':
 		if !s.unicodeMode() {
 			s.noteUTF8(spanError{i, i + 2, "pattern can match invalid UTF-8"})
+		}
+	case 'p', 'P':
+		// a Unicode class in ASCII mode, refused as the crate translates
+		// the pattern (where it also refuses what can match invalid UTF-8)
+		if !s.unicodeMode() {
+			last := end // `\p{Greek}`
+			if i+2 < len(p) && p[i+2] != '{' {
+				last = i + 2 // `\pL`
+			}
+			s.noteUTF8(spanError{i, last + 1, "Unicode not allowed here"})
 		}
 	}
 	if bad.msg != "" && s.badEscape.msg == "" {
@@ -402,7 +412,7 @@ func scanPattern(p []rune, verbose bool) patternScan {
 		case c == '{':
 			// The crate reads every `{` outside a class as a counted
 			// repetition; Go takes a malformed one as literal text.
-			end, bad := countedRepetition(p, i, empty)
+			end, bad := countedRepetition(p, i, empty, s.modes[len(s.modes)-1].verbose)
 			if bad.msg != "" && s.badCount.msg == "" {
 				s.badCount = bad
 			}
@@ -418,8 +428,10 @@ func scanPattern(p []rune, verbose bool) patternScan {
 // `{m,n}` at p[i] as the regex crate does, returning the offset of its
 // last rune and, if it is malformed, the crate's error: nothing before it
 // to repeat, no closing brace, or a count that is not a decimal (`{,3}`
-// too: the crate's default parser has no empty minimum).
-func countedRepetition(p []rune, i int, empty bool) (int, spanError) {
+// too: the crate's default parser has no empty minimum). Like the
+// crate, it takes whitespace around each count (`{ 2 , 3 }`), and in
+// verbose mode anywhere in it.
+func countedRepetition(p []rune, i int, empty, verbose bool) (int, spanError) {
 	if empty {
 		return i, spanError{i, i + 1, "repetition operator missing expression"}
 	}
@@ -429,47 +441,58 @@ func countedRepetition(p []rune, i int, empty bool) (int, spanError) {
 	notDecimal := func(at int) (int, spanError) {
 		return len(p) - 1, spanError{at, at, "repetition quantifier expects a valid decimal"}
 	}
-	digits := func(j int) int {
-		for j < len(p) && p[j] >= '0' && p[j] <= '9' {
+	skipSpace := func(j int) int {
+		for j < len(p) && unicode.IsSpace(p[j]) {
 			j++
 		}
 		return j
 	}
+	// decimal reads a count at p[j] as the crate's parse_decimal does:
+	// where its digits start, where the reading stops, and whether
+	// there were any
+	decimal := func(j int) (int, int, bool) {
+		j = skipSpace(j)
+		start, any := j, false
+		for j < len(p) && (p[j] >= '0' && p[j] <= '9' || verbose && any && unicode.IsSpace(p[j])) {
+			if p[j] >= '0' && p[j] <= '9' {
+				any = true
+			}
+			j++
+		}
+		return start, skipSpace(j), any
+	}
 	j := i + 1
-	k := digits(j)
+	if verbose {
+		j = skipSpace(j)
+	}
+	if j >= len(p) {
+		return unclosed(len(p))
+	}
+	start, k, ok := decimal(j)
+	if !ok {
+		return notDecimal(start)
+	}
 	if k >= len(p) {
 		return unclosed(len(p))
 	}
-	if p[k] != ',' {
-		if k == j {
-			return notDecimal(j)
+	if p[k] == ',' {
+		k++
+		if verbose {
+			k = skipSpace(k)
+		}
+		if k >= len(p) {
+			return unclosed(len(p))
 		}
 		if p[k] != '}' {
-			return unclosed(k)
+			if start, k, ok = decimal(k); !ok {
+				return notDecimal(start)
+			}
 		}
-		return k, spanError{}
 	}
-	k++
-	if k >= len(p) {
-		return unclosed(len(p))
+	if k >= len(p) || p[k] != '}' {
+		return unclosed(k)
 	}
-	if p[k] == '}' {
-		if j+1 == k {
-			return notDecimal(j)
-		}
-		return k, spanError{}
-	}
-	if j+1 == k {
-		return notDecimal(j)
-	}
-	m := digits(k)
-	if m == k {
-		return notDecimal(k)
-	}
-	if m >= len(p) || p[m] != '}' {
-		return unclosed(m)
-	}
-	return m, spanError{}
+	return k, spanError{}
 }
 
 // groupOpening is the text of the group opening at p[i], as
@@ -639,6 +662,12 @@ func lookAroundError(pattern, expr string) (start, end int, msg string) {
 // rune of a `(?…` fragment.
 func flagError(pattern, expr string) (start, end int, msg string) {
 	at := runeIndex(pattern, expr)
+	if expr == "(?" && strings.HasSuffix(pattern, expr) {
+		// `(?` ending the pattern: the crate finds the group unclosed
+		// before any flag, and marks its `(`
+		at = len([]rune(pattern)) - 2
+		return at, at + 1, "unclosed group"
+	}
 	if !strings.HasPrefix(expr, "(?") || len(expr) <= 2 || at < 0 {
 		return -1, -1, ""
 	}

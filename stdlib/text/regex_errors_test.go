@@ -47,6 +47,9 @@ func TestRustRegexError(t *testing.T) {
 		{"(?<1a>x)", "", "    (?<1a>x)\n       ^\nerror: invalid capture group character"},
 		{"(?-u).", "", "    (?-u).\n         ^\nerror: pattern can match invalid UTF-8"},
 		{`(?-u:\W)`, "", "    (?-u:\\W)\n         ^^\nerror: pattern can match invalid UTF-8"},
+		{"a(?", "", "    a(?\n     ^\nerror: unclosed group"},
+		{`(?-u)\pL`, "", "    (?-u)\\pL\n         ^^^\nerror: Unicode not allowed here"},
+		{`(?-u:[\p{Greek}])`, "", "    (?-u:[\\p{Greek}])\n          ^^^^^^^^^\nerror: Unicode not allowed here"},
 		{"a # (\n)", "x", "~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~\n1: a # (\n2: )\n   ^\n~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~\nerror: unopened group"},
 	}
 	for _, c := range cases {
@@ -67,13 +70,14 @@ func TestRustRegexError(t *testing.T) {
 
 // A mistake the regex crate words differently or not at all keeps Go's text.
 func TestRustRegexErrorFallsBack(t *testing.T) {
-	// a group repeated past 1,000 times (longRepetition copies no groups)
-	_, err := newHarnRegex("(a){1001}", "")
+	// an item repeated past 100,000 times (longRepetition writes no runs
+	// that long)
+	_, err := newHarnRegex("(a){100001}", "")
 	if err == nil {
-		t.Fatal("(a){1001} compiled")
+		t.Fatal("(a){100001} compiled")
 	}
-	if got := rustRegexError("(a){1001}", false, err); got != "" {
-		t.Errorf("(a){1001}: got %q, want the Go text kept", got)
+	if got := rustRegexError("(a){100001}", false, err); got != "" {
+		t.Errorf("(a){100001}: got %q, want the Go text kept", got)
 	}
 	if got := rustRegexError("x", false, &syntax.Error{Code: syntax.ErrLarge, Expr: "x"}); got != "" {
 		t.Errorf("ErrLarge: got %q", got)

@@ -13,6 +13,7 @@ package text
 //     literal, so such a class is computed here and written as ranges.
 
 import (
+	"bytes"
 	"regexp/syntax"
 	"slices"
 	"strconv"
@@ -146,11 +147,15 @@ func escapeLen(p string, i int) int {
 }
 
 // longRepetition writes item{m,n} (item is out[atom:]) with a count past Go's limit of 1,000
-// (the crate has none) as a run of repetitions of at most 1,000 each:
+// (the crate has none), or one that takes the product of nested counts
+// past it (`(?:a{100}){100}`, see innerRepeatProduct), as a run of
+// repetitions of at most 1,000 each (or 1,000 over the inner product):
 // `a{2500}` is `(?:a){1000}(?:a){1000}(?:a){500}`, `a{0,1500}` is
-// `(?:a){0,1000}(?:a){0,500}`. An item holding a capture group is not
-// copied (its groups would be numbered twice), nor is a range whose
-// start is past its end: both stay for Go to refuse.
+// `(?:a){0,1000}(?:a){0,500}`. An item holding a capture group is
+// repeated once fewer without its captures and then once with them, as
+// a group reports its last repetition: `(a){1001}` is
+// `(?:(?:a){1000})(a)`, `(a){0,1500}` is `(?:(?:(?:a){0,1000}…)(a))?`.
+// A range whose start is past its end stays for Go to refuse.
 func longRepetition(out []byte, atom int, rep string) ([]byte, bool) {
 	if atom < 0 || !strings.HasPrefix(rep, "{") {
 		return nil, false
@@ -171,9 +176,48 @@ func longRepetition(out []byte, atom int, rep string) ([]byte, bool) {
 			}
 		}
 	}
-	if m <= 1000 && n <= 1000 || ranged && n >= 0 && n < m || capturesIn(string(item)) || m > 100000 || n > 100000 {
+	if ranged && n >= 0 && n < m || m > 100000 || n > 100000 {
 		return nil, false
 	}
+	inner := 1
+	if m >= 2 || n >= 2 {
+		inner = innerRepeatProduct(item)
+	}
+	if max(m, n)*inner <= 1000 {
+		return nil, false
+	}
+	chunk := max(1000/inner, 1)
+	if capturesIn(string(item)) {
+		return capturedLongRepetition(item, m, n, lazy, chunk), true
+	}
+	return repetitionRun(item, m, n, lazy, chunk), true
+}
+
+// capturedLongRepetition is item{m,n} (n < 0 for no end) for an item
+// holding captures: the repetitions but the last without them, then the
+// last with them.
+func capturedLongRepetition(item []byte, m, n int, lazy bool, chunk int) []byte {
+	bare := withoutCaptures(item)
+	before := max(m-1, 0)
+	after := n - 1
+	if n < 0 {
+		after = -1
+	}
+	long := append([]byte("(?:"), repetitionRun(bare, before, after, lazy, chunk)...)
+	long = append(long, ")"...)
+	long = append(long, item...)
+	if m == 0 {
+		long = append(append([]byte("(?:"), long...), ")?"...)
+		if lazy {
+			long = append(long, '?')
+		}
+	}
+	return long
+}
+
+// repetitionRun writes item{m,n} (n < 0 for no end) as a run of
+// repetitions of at most chunk each.
+func repetitionRun(item []byte, m, n int, lazy bool, chunk int) []byte {
 	var long []byte
 	piece := func(counts string) {
 		long = append(long, "(?:"...)
@@ -184,18 +228,74 @@ func longRepetition(out []byte, atom int, rep string) ([]byte, bool) {
 			long = append(long, '?')
 		}
 	}
-	for left := m; left > 0; left -= 1000 {
-		piece("{" + strconv.Itoa(min(left, 1000)) + "}")
+	for left := m; left > 0; left -= chunk {
+		piece("{" + strconv.Itoa(min(left, chunk)) + "}")
 	}
 	switch {
 	case n < 0:
 		piece("*")
 	default:
-		for left := n - m; left > 0; left -= 1000 {
-			piece("{0," + strconv.Itoa(min(left, 1000)) + "}")
+		for left := n - m; left > 0; left -= chunk {
+			piece("{0," + strconv.Itoa(min(left, chunk)) + "}")
 		}
 	}
-	return long, true
+	return long
+}
+
+// innerRepeatProduct is the largest product of nested counted
+// repetitions in the Go-syntax text item, as Go's parser measures it (a
+// count with no end by its minimum): Go refuses a count that takes the
+// product past 1,000 (`([a-z]{1,63}\.){1,127}` is 63 × 127), which the
+// crate does not. 1 when item has none.
+func innerRepeatProduct(item []byte) int {
+	re, err := syntax.Parse(string(item), syntax.Perl)
+	if err != nil {
+		return 1
+	}
+	return repeatProduct(re)
+}
+
+func repeatProduct(re *syntax.Regexp) int {
+	inner := 1
+	for _, sub := range re.Sub {
+		inner = max(inner, repeatProduct(sub))
+	}
+	if re.Op == syntax.OpRepeat {
+		k := re.Max
+		if k < 0 {
+			k = re.Min
+		}
+		return max(k, 1) * inner
+	}
+	return inner
+}
+
+// withoutCaptures is Go-syntax regex text with its capture groups made
+// non-capturing.
+func withoutCaptures(re []byte) []byte {
+	var out []byte
+	class := 0
+	for i := 0; i < len(re); i++ {
+		switch c := re[i]; {
+		case c == '\\' && i+1 < len(re):
+			out = append(out, c, re[i+1])
+			i++
+			continue
+		case c == '[':
+			class++
+		case c == ']' && class > 0:
+			class--
+		case c == '(' && class == 0 && (i+1 >= len(re) || re[i+1] != '?'):
+			out = append(out, "(?:"...)
+			continue
+		case c == '(' && class == 0 && (bytes.HasPrefix(re[i:], []byte("(?P<")) || bytes.HasPrefix(re[i:], []byte("(?<"))):
+			out = append(out, "(?:"...)
+			i += bytes.IndexByte(re[i:], '>')
+			continue
+		}
+		out = append(out, re[i])
+	}
+	return out
 }
 
 // capturesIn reports whether Go-syntax regex text opens a capture group.
@@ -423,11 +523,20 @@ func writeRanges(set runeSet) string {
 // in Go syntax, inside a bracket class or not. Go's parser already reads
 // general categories and scripts by their short and long names, loosely;
 // the regex crate also reads `gc=`, `sc=` and `scx=` forms
-// (`\p{Script=Greek}`), an `Is` prefix (`\p{IsGreek}`) and the binary
+// (`\p{Script=Greek}`, also written `sc:Greek`, and `sc!=Greek` for
+// the complement), an `Is` prefix (`\p{IsGreek}`) and the binary
 // properties (`\p{White_Space}`, `\p{Alphabetic}`), which are resolved
 // here, as are the ISO 15924 codes of the commonest scripts
 // (`\p{sc=Grek}`). A name nothing knows is left for Go to refuse.
 func unicodeProperty(name string, negated, inClass bool) string {
+	if key, val, ok := strings.Cut(name, "!="); ok && isPropertyKey(key) {
+		// `\p{sc!=Greek}` is `\P{sc=Greek}`
+		return unicodeProperty(key+"="+val, !negated, inClass)
+	}
+	if key, val, ok := strings.Cut(name, ":"); ok && isPropertyKey(key) {
+		// `\p{sc:Greek}` is `\p{sc=Greek}`
+		name = key + "=" + val
+	}
 	letter := "p"
 	if negated {
 		letter = "P"
@@ -437,11 +546,8 @@ func unicodeProperty(name string, negated, inClass bool) string {
 		return err == nil
 	}
 	candidates := []string{name}
-	if key, val, ok := strings.Cut(name, "="); ok {
-		switch looseName(key) {
-		case "gc", "generalcategory", "sc", "script", "scx", "scriptextensions":
-			candidates = []string{val}
-		}
+	if key, val, ok := strings.Cut(name, "="); ok && isPropertyKey(key) {
+		candidates = []string{val}
 	}
 	if full, ok := scriptCodes[looseName(candidates[0])]; ok {
 		candidates = append(candidates, full)
@@ -464,6 +570,16 @@ func unicodeProperty(name string, negated, inClass bool) string {
 		}
 	}
 	return `\` + letter + "{" + name + "}"
+}
+
+// isPropertyKey reports whether key names a property the crate reads
+// with a value (`sc=Greek`): the general category or a script.
+func isPropertyKey(key string) bool {
+	switch looseName(key) {
+	case "gc", "generalcategory", "sc", "script", "scx", "scriptextensions":
+		return true
+	}
+	return false
 }
 
 // scriptCodes are the ISO 15924 codes the crate also takes for the
@@ -490,7 +606,8 @@ func looseName(n string) string {
 
 // binaryProperty is the set of a binary Unicode property by loose name:
 // the ones Go's unicode package lists, and the derived Alphabetic,
-// Uppercase, Lowercase, Cased, Math and the identifier properties.
+// Uppercase, Lowercase, Cased, Math and the identifier properties, and
+// the emoji properties.
 func binaryProperty(loose string) (runeSet, bool) {
 	letters := []*unicode.RangeTable{unicode.Lu, unicode.Ll, unicode.Lt, unicode.Lm, unicode.Lo}
 	tables := map[string][]*unicode.RangeTable{
@@ -520,6 +637,9 @@ func binaryProperty(loose string) (runeSet, bool) {
 		return notPattern(idStart()), true
 	case "idcontinue", "idc", "xidcontinue", "xidc":
 		return notPattern(idStart().union(tablesSet(unicode.Mn, unicode.Mc, unicode.Nd, unicode.Pc, unicode.Other_ID_Continue))), true
+	}
+	if set, ok := emojiProperty(loose); ok {
+		return set, true
 	}
 	for name, t := range unicode.Properties {
 		if looseName(name) == loose {

@@ -57,11 +57,66 @@ func TestRustCountedRepetitionErrors(t *testing.T) {
 		{"a{,3}", "    a{,3}\n      ^\nerror: repetition quantifier expects a valid decimal"},
 		{"{2}", "    {2}\n    ^\nerror: repetition operator missing expression"},
 		{"a{2,x}", "    a{2,x}\n        ^\nerror: repetition quantifier expects a valid decimal"},
+		// whitespace around the counts is taken, but not in place of one
+		{"a{2, }", "    a{2, }\n         ^\nerror: repetition quantifier expects a valid decimal"},
+		{"a{1 0}", "    a{1 0}\n     ^^^\nerror: unclosed counted repetition"},
+		{"a{ 2", "    a{ 2\n     ^^^\nerror: unclosed counted repetition"},
 	}
 	for _, c := range cases {
 		_, err := newHarnRegex(c.pattern, "")
 		if err == nil || err.Error() != "regex parse error:\n"+c.want {
 			t.Errorf("%q: got %v, want %q", c.pattern, err, c.want)
+		}
+	}
+}
+
+// The crate takes whitespace around the numbers of a count, and in
+// verbose mode anywhere in it.
+func TestRustCountWhitespace(t *testing.T) {
+	cases := []struct{ pattern, flags, text, want string }{
+		{"a{ 2 , 3 }", "", "aaaa", "aaa"},
+		{"a{ 2 }", "", "aaa", "aa"},
+		{"a{2, }", "x", "aaa", "aaa"},
+		{"a{1 0}", "x", strings.Repeat("a", 11), strings.Repeat("a", 10)},
+		{`\{ 2 }`, "", "{ 2 }", "{ 2 }"},
+	}
+	for _, c := range cases {
+		re, err := newHarnRegex(c.pattern, c.flags)
+		if err != nil {
+			t.Errorf("%q: %v", c.pattern, err)
+			continue
+		}
+		var got []string
+		for _, m := range re.findAllIn(c.text) {
+			got = append(got, c.text[m[0]:m[1]])
+		}
+		if strings.Join(got, "|") != c.want {
+			t.Errorf("%q on %q: got %q, want %q", c.pattern, c.text, got, c.want)
+		}
+	}
+}
+
+// Go refuses nested counts whose product passes 1,000; the crate does
+// not, so the outer count is written as a run of smaller ones.
+func TestRustNestedCountProduct(t *testing.T) {
+	cases := []struct{ pattern, text, want string }{
+		{`^([a-z0-9-]{1,63}\.){1,127}[a-z]{2,63}$`, "mail.example.com", "mail.example.com"},
+		{`(?:a{100}){100}`, strings.Repeat("a", 10001), strings.Repeat("a", 10000)},
+		{`(?:a{2}){0,600}?b`, "aaaab", "aaaab"},
+		{`(?:ab{1,2}){600,}`, strings.Repeat("ab", 599), ""},
+	}
+	for _, c := range cases {
+		re, err := newHarnRegex(c.pattern, "")
+		if err != nil {
+			t.Errorf("%q: %v", c.pattern, err)
+			continue
+		}
+		var got []string
+		for _, m := range re.findAllIn(c.text) {
+			got = append(got, c.text[m[0]:m[1]])
+		}
+		if strings.Join(got, "|") != c.want {
+			t.Errorf("%q on %q: got %q, want %q", c.pattern, c.text, got, c.want)
 		}
 	}
 }
@@ -89,6 +144,20 @@ func TestRustUnicodeProperties(t *testing.T) {
 		{`[\p{Alphabetic}\d]+`, "ab1 ǅ2", "ab1|ǅ2"},
 		{`\p{Uppercase}+`, "aⅫb", "Ⅻ"},
 		{`[^\p{Lowercase}]+`, "abCDe", "CD"},
+		{`\p{sc:Greek}+`, "aαβ", "αβ"},
+		{`\p{sc!=Greek}+`, "aαβb", "a|b"},
+		{`[\P{gc!=Lu}x]+`, "aXBx", "XBx"},
+		{`\p{Emoji}+`, "hi 😀🎉 7", "😀🎉|7"},
+		{`\p{Emoji_Presentation}`, "© ✅", "✅"},
+		{`\p{ExtPict}`, "© #", "©"},
+		{`[\p{Emoji_Modifier}a]+`, "👍🏽a", "🏽a"},
+		{`\P{Emoji}+`, "a😀b", "a|b"},
+		// ASCII mode folds only ASCII letters
+		{`(?i-u)k+`, "kK\u212a", "kK"},
+		{`(?-u:(?i)é)`, "éÉ", "é"},
+		// a capture repeated past 1,000 times reports its last repetition
+		{`(a){1001}`, strings.Repeat("a", 1002), strings.Repeat("a", 1001)},
+		{`(ab){0,1500}c`, strings.Repeat("ab", 3) + "c", "abababc"},
 	}
 	for _, c := range cases {
 		re, err := newHarnRegex(c.pattern, "")
