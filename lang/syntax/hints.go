@@ -73,6 +73,14 @@ func hint(err *diag.Error, path string, src []byte) {
 	if err.Help = foreignForm(sig, at, wanted); err.Help != "" {
 		return
 	}
+	if help, member := declarationMember(sig, at, wanted); help != "" {
+		err.Help = help
+		if member != nil && member != &sig[at] && member.Type == tKeyword {
+			err.Notes = append(err.Notes, &diag.Error{File: path, Line: member.Pos.Line, Col: member.Pos.Column,
+				Msg: "`" + member.Value + "` does not start a " + strings.TrimSuffix(wanted, " name"), Phase: diag.PhaseParse})
+		}
+		return
+	}
 	if err.Help = foreignOperator(sig, at, wanted == ")" || wanted == "]"); err.Help != "" {
 		return
 	}
@@ -197,6 +205,82 @@ func foreignForm(toks []lexer.Token, at int, wanted string) string {
 	case ":":
 		if isPunct(t, "=") {
 			return "dict entries are written `key: value`"
+		}
+	}
+	return ""
+}
+
+// memberKeywords are the words that start a statement or declaration
+// rather than a struct field or an enum variant.
+var memberKeywords = map[string]bool{
+	"let": true, "var": true, "const": true, "fn": true, "gen": true, "pub": true,
+	"type": true, "struct": true, "enum": true, "impl": true, "return": true,
+}
+
+// declarationMember explains a parse error inside a struct or enum body,
+// where the parser wanted a field or variant name (wanted): a binding, a
+// method or an attribute written among the fields, or a field with a
+// default value. It returns the help and the token that started the
+// member at fault (nil when it is toks[at] itself or unknown).
+func declarationMember(toks []lexer.Token, at int, wanted string) (string, *lexer.Token) {
+	kind := map[string]string{"field name": "struct", "variant name": "enum"}[wanted]
+	if kind == "" || enclosingDecl(toks, at) != kind {
+		return "", nil
+	}
+	start := at // the first token of the member, on the error's line
+	for start > 0 && toks[start-1].Pos.Line == toks[at].Pos.Line &&
+		!isPunct(&toks[start-1], "{") && !isPunct(&toks[start-1], ",") && toks[start-1].Type != tNewline {
+		start--
+	}
+	first := &toks[start]
+	holds := "a struct body holds fields written `name: type` (`name?: type` for an optional one)"
+	if kind == "enum" {
+		holds = "an enum body holds variants (`Red`, `Circle(r: float)`)"
+	}
+	methods, article := "; methods go in an `impl` block after it", "a "
+	if kind == "enum" {
+		article = "an "
+	}
+	switch {
+	case isPunct(&toks[at], "@") || isPunct(first, "@"):
+		return "attributes stand before a declaration, not before a " + strings.TrimSuffix(wanted, " name") + "; " + holds, first
+	case first.Type == tKeyword && (first.Value == "fn" || first.Value == "gen") ||
+		first.Type == tKeyword && first.Value == "pub" && start+1 < len(toks) && isKw(&toks[start+1], "fn"):
+		return holds + methods, first
+	case first.Type == tKeyword && memberKeywords[first.Value]:
+		return "`" + first.Value + "` has no place in " + article + kind + " body: " + holds + methods, first
+	case kind == "struct" && isPunct(&toks[at], "="):
+		return "struct fields have no default values: " + holds + ", and a literal gives every value (`S { name: … }`)", first
+	case kind == "enum" && isPunct(&toks[at], "="):
+		return "enum variants have no values of their own: " + holds, first
+	}
+	return holds, first
+}
+
+// enclosingDecl is the keyword (`struct`, `enum`, …) of the declaration
+// whose body holds toks[at], or "" when it is not directly in one.
+func enclosingDecl(toks []lexer.Token, at int) string {
+	depth := 0
+	for i := at - 1; i >= 0; i-- {
+		switch {
+		case isPunct(&toks[i], "}") || isPunct(&toks[i], ")") || isPunct(&toks[i], "]"):
+			depth++
+		case isPunct(&toks[i], "(") || isPunct(&toks[i], "["):
+			depth--
+		case isPunct(&toks[i], "{"):
+			if depth > 0 {
+				depth--
+				continue
+			}
+			for j := i - 1; j >= 0 && j >= i-8 && toks[j].Type != tNewline; j-- {
+				if isKw(&toks[j], "struct") || isKw(&toks[j], "enum") {
+					return toks[j].Value
+				}
+			}
+			return ""
+		}
+		if depth < 0 {
+			return ""
 		}
 	}
 	return ""
