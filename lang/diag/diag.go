@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/width"
@@ -276,8 +277,10 @@ func sourceLine(src []byte, n int) (string, bool) {
 // caretIndent reproduces the whitespace before column col (tabs kept as
 // tabs so the caret lines up in a terminal): one space per character,
 // two for an East Asian wide or fullwidth one (CJK, most emoji), which a
-// terminal shows two columns wide. col counts characters, as the
-// reported column does.
+// terminal shows two columns wide, none for a combining mark or a
+// zero-width format character, which a terminal draws over the character
+// before it or not at all. col counts characters, as the reported column
+// does.
 func caretIndent(line string, col int) string {
 	var sb strings.Builder
 	i := 1
@@ -290,6 +293,7 @@ func caretIndent(line string, col int) string {
 			sb.WriteByte('\t')
 		case isWide(r):
 			sb.WriteString("  ")
+		case isZeroWidth(r):
 		default:
 			sb.WriteByte(' ')
 		}
@@ -299,6 +303,14 @@ func caretIndent(line string, col int) string {
 		sb.WriteByte(' ')
 	}
 	return sb.String()
+}
+
+// isZeroWidth reports whether a terminal shows r in no column of its own:
+// a combining mark (the accent of a decomposed "é") or an invisible
+// format character (zero-width space and joiner, byte-order mark); the
+// soft hyphen, which terminals draw, is not one.
+func isZeroWidth(r rune) bool {
+	return unicode.In(r, unicode.Mn, unicode.Me) || unicode.Is(unicode.Cf, r) && r != '\u00ad'
 }
 
 // isWide reports whether a terminal shows r two columns wide.

@@ -184,6 +184,9 @@ func TestRenderCaretAfterWideCharacters(t *testing.T) {
 		{`let s = "ｘ" + 1`, 13, "  | " + strings.Repeat(" ", 13) + "^"},
 		{`let s = "😀" + 1`, 13, "  | " + strings.Repeat(" ", 13) + "^"},
 		{"\tlet s = \"é\" + 1", 14, "  | \t" + strings.Repeat(" ", 12) + "^"},
+		// a combining accent and a zero-width space take no column
+		{"let s = \"e\u0301\" + 1", 15, "  | " + strings.Repeat(" ", 13) + "^"},
+		{"let s = \"a\u200bb\" + 1", 15, "  | " + strings.Repeat(" ", 13) + "^"},
 	} {
 		got := Render(&Error{File: "p.harn", Line: 1, Col: c.col, Msg: "m"}, []byte(c.line+"\n"))
 		lines := strings.Split(got, "\n")
