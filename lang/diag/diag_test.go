@@ -91,6 +91,14 @@ func TestRenderClipsLongLines(t *testing.T) {
 	if !strings.HasPrefix(src, "1 | …") || !strings.HasSuffix(src, "…") || i < 0 || []rune(src)[len([]rune(caret[:i]))] != 'Y' {
 		t.Errorf("clipped snippet:\n%s", got)
 	}
+	// a line of wide characters is clipped by its width in columns
+	wide := "let s = \"" + strings.Repeat("日", 100) + "\" + ;"
+	got = Render(&Error{File: "w.harn", Line: 1, Col: 114, Msg: "boom"}, []byte(wide+"\n"))
+	lines = strings.Split(got, "\n")
+	src, caret = lines[3], lines[4]
+	if !strings.HasPrefix(src, "1 | …") || !strings.HasSuffix(src, "+ ;") || caret != "  |"+strings.Repeat(" ", 160)+"^" {
+		t.Errorf("clipped wide snippet:\n%s", got)
+	}
 	short := Render(&Error{File: "m.harn", Line: 1, Col: 3, Msg: "boom"}, []byte("let x = 1\n"))
 	if !strings.Contains(short, "1 | let x = 1\n  |   ^\n") {
 		t.Errorf("short line changed:\n%s", short)
