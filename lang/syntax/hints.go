@@ -272,7 +272,10 @@ func enclosingDecl(toks []lexer.Token, at int) string {
 				depth--
 				continue
 			}
-			for j := i - 1; j >= 0 && j >= i-8 && toks[j].Type != tNewline; j-- {
+			// `struct Name<T, U> {`: only a name and type parameters between
+			for j := i - 1; j >= 0 && (toks[j].Type == tIdent || isPunct(&toks[j], "<") ||
+				isPunct(&toks[j], ">") || isPunct(&toks[j], ",") || isKw(&toks[j], "struct") || isKw(&toks[j], "enum") ||
+				isKw(&toks[j], "in")); j-- {
 				if isKw(&toks[j], "struct") || isKw(&toks[j], "enum") {
 					return toks[j].Value
 				}
