@@ -73,6 +73,9 @@ func hint(err *diag.Error, path string, src []byte) {
 	if err.Help = foreignForm(sig, at, wanted); err.Help != "" {
 		return
 	}
+	if err.Help = joinedLines(sig, at, wanted, src); err.Help != "" {
+		return
+	}
 	if help, member := declarationMember(sig, at, wanted); help != "" {
 		err.Help = help
 		if member != nil && member != &sig[at] && member.Type == tKeyword {
@@ -206,6 +209,28 @@ func foreignForm(toks []lexer.Token, at int, wanted string) string {
 		if isPunct(t, "=") {
 			return "dict entries are written `key: value`"
 		}
+	}
+	return ""
+}
+
+// joinedLines explains a missing separator before toks[at] when the item
+// before it ended on an earlier line: the lines between were joined by a
+// block comment spanning them or by a `\` at the end of a line, neither
+// of which yields a line break (docs/spec/language.md §1.1, §1.2).
+func joinedLines(toks []lexer.Token, at int, wanted string, src []byte) string {
+	if !strings.HasSuffix(wanted, "separator (`;` or newline)") || at < 1 {
+		return ""
+	}
+	prev, t := &toks[at-1], &toks[at]
+	if prev.Type == tNewline || endLine(prev) >= t.Pos.Line {
+		return ""
+	}
+	from := min(prev.Pos.Offset+len(prev.Value), t.Pos.Offset)
+	switch gap := string(src[from:t.Pos.Offset]); {
+	case strings.Contains(gap, "*/"):
+		return "a block comment spanning lines is no line break; end the statement before it with `;` or start a new line after the `*/`"
+	case strings.Contains(gap, "\\"):
+		return "a `\\` at the end of a line joins it to the next, so both statements stand on one line; remove the `\\` or add `;`"
 	}
 	return ""
 }

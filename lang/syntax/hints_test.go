@@ -85,6 +85,12 @@ func TestParseErrorHints(t *testing.T) {
 		{"enum E { A = 1 }\n", "expected variant name, found =", "enum variants have no values of their own: an enum body holds variants (`Red`, `Circle(r: float)`)"},
 		{"struct S { x: {a: int, 1} }\n", "expected field name, found `1`", ""}, // a shape type's field
 		{"let x: {a: int, 1} = nil\n", "expected field name, found `1`", ""},
+		// lines joined by a block comment or a trailing backslash
+		{"let x = 1 /* a\nb */ let y = 2\n", "expected top-level item separator (`;` or newline), found let",
+			"a block comment spanning lines is no line break; end the statement before it with `;` or start a new line after the `*/`"},
+		{"let x = 1 \\\nlet y = 2\n", "expected top-level item separator (`;` or newline), found let",
+			"a `\\` at the end of a line joins it to the next, so both statements stand on one line; remove the `\\` or add `;`"},
+		{"let x = 1 /* a */ let y = 2\n", "expected top-level item separator (`;` or newline), found let", ""},
 	} {
 		_, err := Parse("t.harn", []byte(tc.src))
 		var de *diag.Error
