@@ -258,14 +258,11 @@ func declarationMember(toks []lexer.Token, at int, wanted string) (string, *lexe
 		start--
 	}
 	first := &toks[start]
-	holds := "a struct body holds fields written `name: type` (`name?: type` for an optional one)"
+	article, holds := "a ", "a struct body holds fields written `name: type` (`name?: type` for an optional one)"
 	if kind == "enum" {
-		holds = "an enum body holds variants (`Red`, `Circle(r: float)`)"
+		article, holds = "an ", "an enum body holds variants (`Red`, `Circle(r: float)`)"
 	}
-	methods, article := "; methods go in an `impl` block after it", "a "
-	if kind == "enum" {
-		article = "an "
-	}
+	const methods = "; methods go in an `impl` block after it"
 	switch {
 	case isPunct(&toks[at], "@") || isPunct(first, "@"):
 		return "attributes stand before a declaration, not before a " + strings.TrimSuffix(wanted, " name") + "; " + holds, first
@@ -282,8 +279,8 @@ func declarationMember(toks []lexer.Token, at int, wanted string) (string, *lexe
 	return holds, first
 }
 
-// enclosingDecl is the keyword (`struct`, `enum`, …) of the declaration
-// whose body holds toks[at], or "" when it is not directly in one.
+// enclosingDecl is "struct" or "enum" when toks[at] stands directly in the
+// body of such a declaration (not in a shape type or call inside it), else "".
 func enclosingDecl(toks []lexer.Token, at int) string {
 	depth := 0
 	for i := at - 1; i >= 0; i-- {
