@@ -193,6 +193,19 @@ func foreignForm(toks []lexer.Token, at int, wanted string) string {
 		if isPunct(t, ":") && prev(1, ")") {
 			return "a result type follows `->`: `fn f() -> int { … }`"
 		}
+		if kw := conditionKeyword(toks, at); isPunct(t, "=") && !fatArrow && kw != "" {
+			// `if x = 1 {`: an assignment where a condition should be
+			article := map[string]string{"if": "an"}[kw]
+			if article == "" {
+				article = "a"
+			}
+			return "`=` assigns; " + article + " `" + kw + "` condition compares with `==`"
+		}
+	case "variable name":
+		if at >= 2 && isPunct(&toks[at-1], "(") && isKw(&toks[at-2], "for") && (isKw(t, "let") || isKw(t, "var")) {
+			// `for (let i = 0; i < n; i++)`
+			return "Harn has no C-style `for`; loop with `for i in 0 to n - 1 { … }`, `for i in range(n) { … }` or `while`"
+		}
 	case ">":
 		if isPunct(t, ":") {
 			return "bounds go in a `where` clause: `fn f<T>(x: T) where T: Display { … }`"
@@ -306,6 +319,20 @@ func enclosingDecl(toks []lexer.Token, at int) string {
 		}
 		if depth < 0 {
 			return ""
+		}
+	}
+	return ""
+}
+
+// conditionKeyword is the `if`, `while` or `guard` whose condition
+// toks[at] stands in, on the same line, or "".
+func conditionKeyword(toks []lexer.Token, at int) string {
+	for i := at - 1; i >= 0 && toks[i].Type != tNewline && toks[i].Pos.Line == toks[at].Pos.Line; i-- {
+		switch {
+		case isPunct(&toks[i], "{") || isPunct(&toks[i], "}") || isPunct(&toks[i], ";"):
+			return ""
+		case isKw(&toks[i], "if") || isKw(&toks[i], "while") || isKw(&toks[i], "guard"):
+			return toks[i].Value
 		}
 	}
 	return ""

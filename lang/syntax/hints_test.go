@@ -91,6 +91,11 @@ func TestParseErrorHints(t *testing.T) {
 		{"let x = 1 \\\nlet y = 2\n", "expected top-level item separator (`;` or newline), found let",
 			"a `\\` at the end of a line joins it to the next, so both statements stand on one line; remove the `\\` or add `;`"},
 		{"let x = 1 /* a */ let y = 2\n", "expected top-level item separator (`;` or newline), found let", ""},
+		// an assignment as a condition, a C-style for
+		{"if x = 1 {\n}\n", "expected {, found =", "`=` assigns; an `if` condition compares with `==`"},
+		{"while x = 1 {\n}\n", "expected {, found =", "`=` assigns; a `while` condition compares with `==`"},
+		{"for (let i = 0; i < 3; i += 1) {\n}\n", "expected variable name, found 'let' (reserved keyword)",
+			"Harn has no C-style `for`; loop with `for i in 0 to n - 1 { … }`, `for i in range(n) { … }` or `while`"},
 	} {
 		_, err := Parse("t.harn", []byte(tc.src))
 		var de *diag.Error
