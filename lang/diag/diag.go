@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/width"
@@ -202,21 +203,32 @@ func RenderLocation(e *Error, src []byte) string {
 const maxShownLine = 160
 
 // clip cuts a long line to a window around col and returns the window and
-// the column inside it.
+// the column inside it. Widths are terminal columns (columnWidth), so a
+// line of CJK text is clipped as soon as it would overflow, not only at
+// twice the width.
 func clip(line string, col int) (string, int) {
 	runes := []rune(line)
-	if len(runes) <= maxShownLine {
+	width := 0
+	for _, r := range runes {
+		width += columnWidth(r)
+	}
+	if width <= maxShownLine {
 		return line, col
 	}
-	const before = maxShownLine / 2
-	start := col - 1 - before
-	if start < 0 {
-		start = 0
+	at := min(max(col-1, 0), len(runes)) // index of the rune under the caret
+	start, used := at, 0
+	for start > 0 && used+columnWidth(runes[start-1]) <= maxShownLine/2 {
+		start--
+		used += columnWidth(runes[start])
 	}
-	end := start + maxShownLine
-	if end > len(runes) {
-		end = len(runes)
-		start = max(0, end-maxShownLine)
+	end := at
+	for end < len(runes) && used+columnWidth(runes[end]) <= maxShownLine {
+		used += columnWidth(runes[end])
+		end++
+	}
+	for start > 0 && used+columnWidth(runes[start-1]) <= maxShownLine {
+		start--
+		used += columnWidth(runes[start])
 	}
 	out := string(runes[start:end])
 	col -= start
@@ -228,6 +240,17 @@ func clip(line string, col int) (string, int) {
 		out += "…"
 	}
 	return out, col
+}
+
+// columnWidth is the number of terminal columns r takes (a tab counts one).
+func columnWidth(r rune) int {
+	switch {
+	case isWide(r):
+		return 2
+	case isZeroWidth(r):
+		return 0
+	}
+	return 1
 }
 
 // visible makes a source line safe to print: control characters other
@@ -276,8 +299,10 @@ func sourceLine(src []byte, n int) (string, bool) {
 // caretIndent reproduces the whitespace before column col (tabs kept as
 // tabs so the caret lines up in a terminal): one space per character,
 // two for an East Asian wide or fullwidth one (CJK, most emoji), which a
-// terminal shows two columns wide. col counts characters, as the
-// reported column does.
+// terminal shows two columns wide, none for a combining mark or a
+// zero-width format character, which a terminal draws over the character
+// before it or not at all. col counts characters, as the reported column
+// does.
 func caretIndent(line string, col int) string {
 	var sb strings.Builder
 	i := 1
@@ -290,6 +315,7 @@ func caretIndent(line string, col int) string {
 			sb.WriteByte('\t')
 		case isWide(r):
 			sb.WriteString("  ")
+		case isZeroWidth(r):
 		default:
 			sb.WriteByte(' ')
 		}
@@ -299,6 +325,14 @@ func caretIndent(line string, col int) string {
 		sb.WriteByte(' ')
 	}
 	return sb.String()
+}
+
+// isZeroWidth reports whether a terminal shows r in no column of its own:
+// a combining mark (the accent of a decomposed "é") or an invisible
+// format character (zero-width space and joiner, byte-order mark); the
+// soft hyphen, which terminals draw, is not one.
+func isZeroWidth(r rune) bool {
+	return unicode.In(r, unicode.Mn, unicode.Me) || unicode.Is(unicode.Cf, r) && r != '\u00ad'
 }
 
 // isWide reports whether a terminal shows r two columns wide.

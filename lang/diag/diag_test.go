@@ -91,6 +91,14 @@ func TestRenderClipsLongLines(t *testing.T) {
 	if !strings.HasPrefix(src, "1 | …") || !strings.HasSuffix(src, "…") || i < 0 || []rune(src)[len([]rune(caret[:i]))] != 'Y' {
 		t.Errorf("clipped snippet:\n%s", got)
 	}
+	// a line of wide characters is clipped by its width in columns
+	wide := "let s = \"" + strings.Repeat("日", 100) + "\" + ;"
+	got = Render(&Error{File: "w.harn", Line: 1, Col: 114, Msg: "boom"}, []byte(wide+"\n"))
+	lines = strings.Split(got, "\n")
+	src, caret = lines[3], lines[4]
+	if !strings.HasPrefix(src, "1 | …") || !strings.HasSuffix(src, "+ ;") || caret != "  |"+strings.Repeat(" ", 160)+"^" {
+		t.Errorf("clipped wide snippet:\n%s", got)
+	}
 	short := Render(&Error{File: "m.harn", Line: 1, Col: 3, Msg: "boom"}, []byte("let x = 1\n"))
 	if !strings.Contains(short, "1 | let x = 1\n  |   ^\n") {
 		t.Errorf("short line changed:\n%s", short)
@@ -184,6 +192,9 @@ func TestRenderCaretAfterWideCharacters(t *testing.T) {
 		{`let s = "ｘ" + 1`, 13, "  | " + strings.Repeat(" ", 13) + "^"},
 		{`let s = "😀" + 1`, 13, "  | " + strings.Repeat(" ", 13) + "^"},
 		{"\tlet s = \"é\" + 1", 14, "  | \t" + strings.Repeat(" ", 12) + "^"},
+		// a combining accent and a zero-width space take no column
+		{"let s = \"e\u0301\" + 1", 15, "  | " + strings.Repeat(" ", 13) + "^"},
+		{"let s = \"a\u200bb\" + 1", 15, "  | " + strings.Repeat(" ", 13) + "^"},
 	} {
 		got := Render(&Error{File: "p.harn", Line: 1, Col: c.col, Msg: "m"}, []byte(c.line+"\n"))
 		lines := strings.Split(got, "\n")

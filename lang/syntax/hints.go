@@ -73,6 +73,17 @@ func hint(err *diag.Error, path string, src []byte) {
 	if err.Help = foreignForm(sig, at, wanted); err.Help != "" {
 		return
 	}
+	if err.Help = joinedLines(sig, at, wanted, src); err.Help != "" {
+		return
+	}
+	if help, member := declarationMember(sig, at, wanted); help != "" {
+		err.Help = help
+		if member != nil && member != &sig[at] && member.Type == tKeyword {
+			err.Notes = append(err.Notes, &diag.Error{File: path, Line: member.Pos.Line, Col: member.Pos.Column,
+				Msg: "`" + member.Value + "` does not start a " + strings.TrimSuffix(wanted, " name"), Phase: diag.PhaseParse})
+		}
+		return
+	}
 	if err.Help = foreignOperator(sig, at, wanted == ")" || wanted == "]"); err.Help != "" {
 		return
 	}
@@ -182,6 +193,19 @@ func foreignForm(toks []lexer.Token, at int, wanted string) string {
 		if isPunct(t, ":") && prev(1, ")") {
 			return "a result type follows `->`: `fn f() -> int { … }`"
 		}
+		if kw := conditionKeyword(toks, at); isPunct(t, "=") && !fatArrow && kw != "" {
+			// `if x = 1 {`: an assignment where a condition should be
+			article := map[string]string{"if": "an"}[kw]
+			if article == "" {
+				article = "a"
+			}
+			return "`=` assigns; " + article + " `" + kw + "` condition compares with `==`"
+		}
+	case "variable name":
+		if at >= 2 && isPunct(&toks[at-1], "(") && isKw(&toks[at-2], "for") && (isKw(t, "let") || isKw(t, "var")) {
+			// `for (let i = 0; i < n; i++)`
+			return "Harn has no C-style `for`; loop with `for i in 0 to n - 1 { … }`, `for i in range(n) { … }` or `while`"
+		}
 	case ">":
 		if isPunct(t, ":") {
 			return "bounds go in a `where` clause: `fn f<T>(x: T) where T: Display { … }`"
@@ -197,6 +221,118 @@ func foreignForm(toks []lexer.Token, at int, wanted string) string {
 	case ":":
 		if isPunct(t, "=") {
 			return "dict entries are written `key: value`"
+		}
+	}
+	return ""
+}
+
+// joinedLines explains a missing separator before toks[at] when the item
+// before it ended on an earlier line: the lines between were joined by a
+// block comment spanning them or by a `\` at the end of a line, neither
+// of which yields a line break (docs/spec/language.md §1.1, §1.2).
+func joinedLines(toks []lexer.Token, at int, wanted string, src []byte) string {
+	if !strings.HasSuffix(wanted, "separator (`;` or newline)") || at < 1 {
+		return ""
+	}
+	prev, t := &toks[at-1], &toks[at]
+	if prev.Type == tNewline || endLine(prev) >= t.Pos.Line {
+		return ""
+	}
+	from := min(prev.Pos.Offset+len(prev.Value), t.Pos.Offset)
+	switch gap := string(src[from:t.Pos.Offset]); {
+	case strings.Contains(gap, "*/"):
+		return "a block comment spanning lines is no line break; end the statement before it with `;` or start a new line after the `*/`"
+	case strings.Contains(gap, "\\"):
+		return "a `\\` at the end of a line joins it to the next, so both statements stand on one line; remove the `\\` or add `;`"
+	}
+	return ""
+}
+
+// memberKeywords are the words that start a statement or declaration
+// rather than a struct field or an enum variant.
+var memberKeywords = map[string]bool{
+	"let": true, "var": true, "const": true, "fn": true, "gen": true, "pub": true,
+	"type": true, "struct": true, "enum": true, "impl": true, "return": true,
+}
+
+// declarationMember explains a parse error inside a struct or enum body,
+// where the parser wanted a field or variant name (wanted): a binding, a
+// method or an attribute written among the fields, or a field with a
+// default value. It returns the help and the token that started the
+// member at fault (nil when it is toks[at] itself or unknown).
+func declarationMember(toks []lexer.Token, at int, wanted string) (string, *lexer.Token) {
+	kind := map[string]string{"field name": "struct", "variant name": "enum"}[wanted]
+	if kind == "" || enclosingDecl(toks, at) != kind {
+		return "", nil
+	}
+	start := at // the first token of the member, on the error's line
+	for start > 0 && toks[start-1].Pos.Line == toks[at].Pos.Line &&
+		!isPunct(&toks[start-1], "{") && !isPunct(&toks[start-1], ",") && toks[start-1].Type != tNewline {
+		start--
+	}
+	first := &toks[start]
+	article, holds := "a ", "a struct body holds fields written `name: type` (`name?: type` for an optional one)"
+	if kind == "enum" {
+		article, holds = "an ", "an enum body holds variants (`Red`, `Circle(r: float)`)"
+	}
+	const methods = "; methods go in an `impl` block after it"
+	switch {
+	case isPunct(&toks[at], "@") || isPunct(first, "@"):
+		return "attributes stand before a declaration, not before a " + strings.TrimSuffix(wanted, " name") + "; " + holds, first
+	case first.Type == tKeyword && (first.Value == "fn" || first.Value == "gen") ||
+		first.Type == tKeyword && first.Value == "pub" && start+1 < len(toks) && isKw(&toks[start+1], "fn"):
+		return holds + methods, first
+	case first.Type == tKeyword && memberKeywords[first.Value]:
+		return "`" + first.Value + "` has no place in " + article + kind + " body: " + holds + methods, first
+	case kind == "struct" && isPunct(&toks[at], "="):
+		return "struct fields have no default values: " + holds + ", and a literal gives every value (`S { name: … }`)", first
+	case kind == "enum" && isPunct(&toks[at], "="):
+		return "enum variants have no values of their own: " + holds, first
+	}
+	return holds, first
+}
+
+// enclosingDecl is "struct" or "enum" when toks[at] stands directly in the
+// body of such a declaration (not in a shape type or call inside it), else "".
+func enclosingDecl(toks []lexer.Token, at int) string {
+	depth := 0
+	for i := at - 1; i >= 0; i-- {
+		switch {
+		case isPunct(&toks[i], "}") || isPunct(&toks[i], ")") || isPunct(&toks[i], "]"):
+			depth++
+		case isPunct(&toks[i], "(") || isPunct(&toks[i], "["):
+			depth--
+		case isPunct(&toks[i], "{"):
+			if depth > 0 {
+				depth--
+				continue
+			}
+			// `struct Name<T, U> {`: only a name and type parameters between
+			for j := i - 1; j >= 0 && (toks[j].Type == tIdent || isPunct(&toks[j], "<") ||
+				isPunct(&toks[j], ">") || isPunct(&toks[j], ",") || isKw(&toks[j], "struct") || isKw(&toks[j], "enum") ||
+				isKw(&toks[j], "in")); j-- {
+				if isKw(&toks[j], "struct") || isKw(&toks[j], "enum") {
+					return toks[j].Value
+				}
+			}
+			return ""
+		}
+		if depth < 0 {
+			return ""
+		}
+	}
+	return ""
+}
+
+// conditionKeyword is the `if`, `while` or `guard` whose condition
+// toks[at] stands in, on the same line, or "".
+func conditionKeyword(toks []lexer.Token, at int) string {
+	for i := at - 1; i >= 0 && toks[i].Type != tNewline && toks[i].Pos.Line == toks[at].Pos.Line; i-- {
+		switch {
+		case isPunct(&toks[i], "{") || isPunct(&toks[i], "}") || isPunct(&toks[i], ";"):
+			return ""
+		case isKw(&toks[i], "if") || isKw(&toks[i], "while") || isKw(&toks[i], "guard"):
+			return toks[i].Value
 		}
 	}
 	return ""

@@ -7,6 +7,9 @@ import (
 	"github.com/harnlang/harn/lang/diag"
 )
 
+// structHolds is the help's description of a struct body.
+const structHolds = "a struct body holds fields written `name: type` (`name?: type` for an optional one)"
+
 func TestParseErrorHints(t *testing.T) {
 	for _, tc := range []struct{ src, msg, help string }{
 		{"fn f(x) {\n  if x {\n    println(1)\n", "unexpected end of file, expected }", "the `{` opened at 2:8 is never closed"},
@@ -74,6 +77,25 @@ func TestParseErrorHints(t *testing.T) {
 		{"exit 1\n", "expected top-level item separator (`;` or newline), found `1`", "a call needs parentheses: `exit(…)`"},
 		{"print \"hi\"\n", "expected top-level item separator (`;` or newline), found string \"hi\"", "a call needs parentheses: `print(…)`"},
 		{"echo x\n", "expected top-level item separator (`;` or newline), found `x`", "a call needs parentheses: `println(…)`"},
+		// members that are no fields or variants in struct and enum bodies
+		{"struct S { let x = 1 }\n", "expected field name, found =", "`let` has no place in a struct body: " + structHolds + "; methods go in an `impl` block after it"},
+		{"struct S {\n  fn f() {}\n}\n", "expected field name, found (", structHolds + "; methods go in an `impl` block after it"},
+		{"struct S {\n  @a\n  x: int\n}\n", "expected field name, found @", "attributes stand before a declaration, not before a field; " + structHolds},
+		{"struct S { x: int = 1 }\n", "expected field name, found =", "struct fields have no default values: " + structHolds + ", and a literal gives every value (`S { name: … }`)"},
+		{"enum E { A = 1 }\n", "expected variant name, found =", "enum variants have no values of their own: an enum body holds variants (`Red`, `Circle(r: float)`)"},
+		{"struct S { x: {a: int, 1} }\n", "expected field name, found `1`", ""}, // a shape type's field
+		{"let x: {a: int, 1} = nil\n", "expected field name, found `1`", ""},
+		// lines joined by a block comment or a trailing backslash
+		{"let x = 1 /* a\nb */ let y = 2\n", "expected top-level item separator (`;` or newline), found let",
+			"a block comment spanning lines is no line break; end the statement before it with `;` or start a new line after the `*/`"},
+		{"let x = 1 \\\nlet y = 2\n", "expected top-level item separator (`;` or newline), found let",
+			"a `\\` at the end of a line joins it to the next, so both statements stand on one line; remove the `\\` or add `;`"},
+		{"let x = 1 /* a */ let y = 2\n", "expected top-level item separator (`;` or newline), found let", ""},
+		// an assignment as a condition, a C-style for
+		{"if x = 1 {\n}\n", "expected {, found =", "`=` assigns; an `if` condition compares with `==`"},
+		{"while x = 1 {\n}\n", "expected {, found =", "`=` assigns; a `while` condition compares with `==`"},
+		{"for (let i = 0; i < 3; i += 1) {\n}\n", "expected variable name, found 'let' (reserved keyword)",
+			"Harn has no C-style `for`; loop with `for i in 0 to n - 1 { … }`, `for i in range(n) { … }` or `while`"},
 	} {
 		_, err := Parse("t.harn", []byte(tc.src))
 		var de *diag.Error

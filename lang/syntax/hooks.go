@@ -620,6 +620,9 @@ func (h *scopedPath) Parse(lex *lexer.PeekingLexer) error {
 		c.expect(":")
 		c.expect(":")
 		if isPunct(c.peek(), "{") {
+			if next := c.peekAt(1); isPunct(next, "}") {
+				failName(next, "import name") // `a::{}` names nothing (docs/spec/language.md §2.2)
+			}
 			return nil
 		}
 	}

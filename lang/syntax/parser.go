@@ -325,15 +325,6 @@ func (c cursor) nestIn(context string) {
 
 func (c cursor) nestOut() { c.st.nest-- }
 
-// prevEnd is the line on which the last consumed token ends.
-func (c cursor) prevEnd() int {
-	rc := c.lex.RawCursor()
-	if rc == 0 {
-		return 0
-	}
-	return endLine(&c.lex.Range(rc-1, rc)[0])
-}
-
 // endLine is the line on which token t ends (a string or comment may
 // span lines).
 func endLine(t *lexer.Token) int {
@@ -401,7 +392,9 @@ func (c cursor) itemSeparator(item string, top bool) {
 			fail(t, "expression")
 		}
 	case t.Type == tEOF || (!top && isPunct(t, "}")):
-	case t.Pos.Line > c.prevEnd():
+	case c.nl():
+		// a line break the lexer saw: not one inside a block comment or
+		// joined by a trailing `\` (docs/spec/language.md §1.1, §1.2)
 	default:
 		fail(t, item+" separator (`;` or newline)")
 	}
