@@ -1140,11 +1140,15 @@ func (p *printer) try(x *syntax.TryExpr, stmt bool) doc {
 		if x.CatchVar != "" {
 			// indented: a line comment after `catch (` puts the variable
 			// on the next line, one level in (docs/fmt.md "Comments")
-			v := concat{p.catchVarComments(x.Body.End), text(x.CatchVar)}
+			open, close := p.catchParens(x.Body.End)
+			if !close.IsValid() {
+				close = x.Catch.At // `catch e {`: the comments after e stay before the `)` written
+			}
+			v := concat{p.catchVarComments(open), text(x.CatchVar)}
 			if x.CatchType != nil {
 				v = append(v, text(": "), p.typ(x.CatchType))
 			}
-			d = append(d, text("("), indent{v}, p.beforeClose(p.closing(p.nextPunct(x.Body.End, "("))), text(") "))
+			d = append(d, text("("), indent{v}, p.beforeClose(close), text(") "))
 		}
 		d = append(d, blk(x.Catch))
 	}
@@ -1158,11 +1162,30 @@ func (p *printer) try(x *syntax.TryExpr, stmt bool) doc {
 	return d
 }
 
-// catchVarComments emits the comments between `catch (` and the caught
-// variable, the `catch` following the try body that ends at bodyEnd:
-// left to the catch block, they would move into it.
-func (p *printer) catchVarComments(bodyEnd syntax.Pos) doc {
-	i := p.tokenAt(p.nextPunct(bodyEnd, "("))
+// catchParens finds the `catch` following the try body that ends at
+// bodyEnd and returns the token the caught variable follows — the `(`, or
+// the `catch` itself when the variable is written bare (`catch e {`) —
+// and the `)` that closes the `(` (the zero Pos for a bare variable).
+func (p *printer) catchParens(bodyEnd syntax.Pos) (open, close syntax.Pos) {
+	i := p.tokenAt(bodyEnd)
+	if i < 0 {
+		return syntax.Pos{}, syntax.Pos{}
+	}
+	if i = p.nextSignificant(i + 1); i == len(p.toks) {
+		return syntax.Pos{}, syntax.Pos{}
+	}
+	open = p.toks[i].Pos // catch
+	if j := p.nextSignificant(i + 1); j < len(p.toks) && p.toks[j].Kind == syntax.TokPunct && p.toks[j].Text == "(" {
+		return p.toks[j].Pos, p.closing(p.toks[j].Pos)
+	}
+	return open, syntax.Pos{}
+}
+
+// catchVarComments emits the comments between open (the `(` of
+// `catch (`, or a bare variable's `catch`) and the caught variable: left
+// to the catch block, they would move into it.
+func (p *printer) catchVarComments(open syntax.Pos) doc {
+	i := p.tokenAt(open)
 	if i < 0 {
 		return nil
 	}

@@ -382,6 +382,15 @@ func TestCommentsInMutexArgs(t *testing.T) {
 	}
 }
 
+// TestCommentsAroundBareCatchVariable: `catch e {` has no parentheses of
+// its own, so the comments after it belong to the catch block and the
+// rest of the file (they were gathered up to the next `(` in the file,
+// here `f(`, and printed inside `catch (…)`).
+func TestCommentsAroundBareCatchVariable(t *testing.T) {
+	check(t, "bare catch", "try { g() } catch /* a */ e /* b */ { /* c */\n  f(e) // d\n}\nh(1)\n",
+		"try {\n  g()\n} catch (/* a */ e /* b */) { /* c */\n  f(e) // d\n}\nh(1)\n")
+}
+
 // TestWidthIsAnOption: the line width is a setting of each run, not of
 // the package, so runs at different widths can go on at once.
 func TestWidthIsAnOption(t *testing.T) {
