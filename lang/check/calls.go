@@ -74,6 +74,7 @@ func (c *checker) call(e *syntax.CallExpr) types.Type {
 			return t
 		}
 		c.builtinCall(e, args)
+		c.listFnCallbackFits(e, args)
 		if c.isPick(e) {
 			return c.pickCall(e, args)
 		}
@@ -204,7 +205,7 @@ func (c *checker) arguments(exprs []syntax.Expr, args []types.Type, sig *types.F
 			}
 			switch {
 			case c.unknownInto(exprs[j], args[j], pt, context):
-			case known(args[j]) && known(pt) && !c.fits(exprs[j], args[j], pt):
+			case c.checkable(args[j]) && known(pt) && !c.fits(exprs[j], args[j], pt):
 				c.mismatch(exprs[j], context, pt, args[j])
 			default:
 				c.optionBag(exprs[j], pt, context)

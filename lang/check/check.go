@@ -365,6 +365,9 @@ func (c *checker) fitsValue(at syntax.Expr, src, dst types.Type) bool {
 	if c.joined[at] {
 		return types.AssignableTo(src, dst)
 	}
+	if c.rigidParam(src) && concreteValue(dst) {
+		return false
+	}
 	if !compatible(src, dst) || c.bareDict(at, src, dst) || c.ifaceWhy(src, dst) != "" {
 		return false
 	}
@@ -390,6 +393,22 @@ func (c *checker) fitsValue(at syntax.Expr, src, dst types.Type) bool {
 	}
 	return !types.WidensInvariantly(src, dst)
 }
+
+// rigidParam reports a value typed by a type parameter of the function
+// being checked (or of the generic struct whose impl method it is): the
+// caller chooses that type, so inside the body the value fits no one
+// concrete kind (`fn f<T>(x: T) -> int { return x }` is `return value:
+// expected int, found T`), as a concrete value does not fit T
+// (docs/spec/newer.md §3.3). A `type_of` test narrows it first.
+func (c *checker) rigidParam(t types.Type) bool {
+	tp, ok := t.(*types.TypeParam)
+	return ok && slices.Contains(c.typeParams(), tp)
+}
+
+// checkable reports a value type the checker holds to where it goes: a
+// known type, or a type parameter of the function being checked
+// (rigidParam).
+func (c *checker) checkable(t types.Type) bool { return known(t) || c.rigidParam(t) }
 
 // containsTuple reports whether a tuple type occurs in t (through
 // unions, containers, Result and shape fields): a literal going there is

@@ -844,7 +844,7 @@ func (c *checker) structFields(d *types.Decl, entries []*syntax.DictEntry, pos s
 		if f.Optional {
 			ft = types.Optional(ft)
 		}
-		if known(vt) && known(ft) && !c.fits(en.Value, vt, ft) {
+		if c.checkable(vt) && known(ft) && !c.fits(en.Value, vt, ft) {
 			c.mismatch(en.Value, "field `"+f.Name+"` in struct `"+d.Name+"`", declared, vt)
 		}
 	}
@@ -959,7 +959,7 @@ func (c *checker) structFieldValue(t types.Type, name string, x syntax.Expr, vt 
 		return
 	}
 	f, ok := fieldNamed(types.StructFields(n), name)
-	if !ok || !known(vt) || !known(f.Type) || c.fits(x, vt, f.Type) {
+	if !ok || !c.checkable(vt) || !known(f.Type) || c.fits(x, vt, f.Type) {
 		return
 	}
 	c.mismatch(x, "field `"+name+"` in struct `"+n.Decl.Name+"`", f.Type, vt)
@@ -984,7 +984,7 @@ func (c *checker) shapeFieldValue(recv syntax.Expr, t types.Type, name string, x
 	if f.Optional {
 		want = types.Optional(want)
 	}
-	if !known(vt) || !known(want) || c.fits(x, vt, want) {
+	if !c.checkable(vt) || !known(want) || c.fits(x, vt, want) {
 		return
 	}
 	c.mismatch(x, "field `"+name+"` in shape `"+sh.String()+"`", want, vt)

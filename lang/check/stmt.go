@@ -344,7 +344,7 @@ func (c *checker) let(s *syntax.LetStmt) {
 			c.annotation(s.Type, nil, nil)
 			switch context := bindingContext(s.Kind, p.Name); {
 			case c.unknownInto(s.Value, vt, declared, context):
-			case known(vt) && (!c.fits(s.Value, vt, declared) || c.nilIndex(s.Value, vt, declared)):
+			case c.checkable(vt) && (!c.fits(s.Value, vt, declared) || c.nilIndex(s.Value, vt, declared)):
 				c.mismatch(s.Value, context, declared, vt)
 			}
 			v = &variable{t: declared, checked: s.Kind != syntax.BindConst, annotated: true, owned: isOwned(s.Type)}
@@ -805,7 +805,7 @@ func (c *checker) assign(s *syntax.AssignStmt) {
 		// an inferred Result keeps its sides only until it is reassigned
 		v.t = bindingType(v.t)
 	}
-	if known(vt) && known(v.t) && !c.fits(s.Value, vt, v.t) {
+	if c.checkable(vt) && known(v.t) && !c.fits(s.Value, vt, v.t) {
 		c.mismatch(s.Value, "assignment to `"+b.Name+"`", v.t, vt)
 	}
 }
@@ -1130,10 +1130,15 @@ func blockStmts(b *syntax.Block) []syntax.Stmt {
 	return b.Stmts
 }
 
-// method checks an impl method, typing `self` as the struct.
+// method checks an impl method, typing `self` as the struct. The type
+// parameters of a generic struct are in scope in its body, as its own.
 func (c *checker) method(fn *syntax.FnDecl, self types.Type) {
 	sig := c.sig(fn)
-	c.function(fn, fn.Params, sig, fn.Throws, sig.TypeParams, blockStmts(fn.Body), self)
+	tparams := sig.TypeParams
+	if n, ok := self.(*types.Named); ok && len(n.Decl.TypeParams) > 0 {
+		tparams = append(slices.Clone(n.Decl.TypeParams), tparams...)
+	}
+	c.function(fn, fn.Params, sig, fn.Throws, tparams, blockStmts(fn.Body), self)
 }
 
 // function checks a function body: parameters are bound to their
@@ -1287,7 +1292,7 @@ func (c *checker) returnStmt(s *syntax.ReturnStmt) {
 	if want != nil && c.unknownInto(s.Value, t, want, "return value") {
 		return
 	}
-	if !known(t) || !declaredResult(want) {
+	if !c.checkable(t) || !declaredResult(want) {
 		return
 	}
 	if !c.fits(s.Value, t, want) {
@@ -1396,7 +1401,7 @@ func (c *checker) checkEnd(node syntax.Node, ret types.Type, body []syntax.Stmt,
 		return
 	}
 	es := tailStmt(body)
-	if es == nil || !known(tail) || !known(ret) || c.fits(es.X, tail, ret) || c.exprExits(es.X) {
+	if es == nil || !c.checkable(tail) || !known(ret) || c.fits(es.X, tail, ret) || c.exprExits(es.X) {
 		return
 	}
 	n := len(c.diags)
