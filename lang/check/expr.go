@@ -171,7 +171,7 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 	case *syntax.ParallelExpr:
 		return c.parallel(e)
 	case *syntax.SpawnExpr:
-		c.task(e, "", types.Any, e.Body)
+		c.task(e, "", &variable{t: types.Any}, e.Body)
 		return types.Any
 	case *syntax.DeadlineExpr:
 		c.expr(e.Duration)
@@ -296,13 +296,13 @@ func indexType(t types.Type) types.Type {
 }
 
 // task checks a parallel or spawn body, a function of its own.
-func (c *checker) task(node syntax.Node, param string, pt types.Type, body *syntax.Block) types.Type {
+func (c *checker) task(node syntax.Node, param string, pv *variable, body *syntax.Block) types.Type {
 	fc := &funcCtx{parent: c.fn, node: node}
 	c.enter(fc)
 	fc.pushScope()
 	if param != "" && param != "_" {
 		fc.scopes[0][param] = true
-		c.declare(c.binding(node, param), &variable{t: pt})
+		c.declare(c.binding(node, param), pv)
 	}
 	var tail types.Type = types.Any
 	if body != nil {
@@ -319,12 +319,14 @@ func (c *checker) task(node syntax.Node, param string, pt types.Type, body *synt
 // parallel checks a `parallel` form. `parallel N { i -> … }` and
 // `parallel each xs { x -> … }` yield the list of the body's values
 // (docs/spec/language.md §13); `settle` and `as stream` forms yield other
-// values, left untyped. The body's parameter stays untyped: a branch is
-// a task whose failures programs catch as run-time errors.
+// values, left untyped. The body's parameter is typed as a `for` loop's
+// variable over a collection whose element type the program declared
+// (parallelParam); otherwise it stays untyped: a branch is a task whose
+// failures programs catch as run-time errors.
 func (c *checker) parallel(e *syntax.ParallelExpr) types.Type {
-	c.expr(e.Arg)
+	at := c.expr(e.Arg)
 	c.expr(e.MaxConcurrent)
-	tail := c.task(e, e.Param, types.Any, e.Body)
+	tail := c.task(e, e.Param, c.parallelParam(e, at), e.Body)
 	if e.Mode == syntax.ParallelSettle || e.Stream {
 		return types.Any
 	}
@@ -332,6 +334,22 @@ func (c *checker) parallel(e *syntax.ParallelExpr) types.Type {
 		tail = types.Any
 	}
 	return &types.List{Elem: types.Widen(tail)}
+}
+
+// parallelParam is the variable of `parallel each xs { x -> … }` (at is
+// xs's type): the element type when the program declared it (an
+// annotated binding or parameter, a declared result: `ids: list<int>`
+// gives an int, `list<int?>` an int? nil safety watches), as for a `for`
+// loop; anything else, and `parallel N`'s index, stays untyped.
+func (c *checker) parallelParam(e *syntax.ParallelExpr, at types.Type) *variable {
+	if e.Mode != syntax.ParallelEach || c.caught() {
+		return &variable{t: types.Any}
+	}
+	elem := elemType(types.RemoveNil(at))
+	if elem == nil || !c.declaredElems(e.Arg, elem) {
+		return &variable{t: types.Any}
+	}
+	return &variable{t: elem, annotated: true}
 }
 
 func (c *checker) ident(e *syntax.Ident) types.Type {
