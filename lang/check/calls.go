@@ -207,6 +207,11 @@ func (c *checker) arguments(exprs []syntax.Expr, args []types.Type, sig *types.F
 			case c.unknownInto(exprs[j], args[j], pt, context):
 			case c.checkable(args[j]) && known(pt) && !c.fits(exprs[j], args[j], pt):
 				c.mismatch(exprs[j], context, pt, args[j])
+			case c.rigidParam(pt) && concreteValue(args[j]):
+				// a parameter typed by a type parameter of the code being
+				// checked (`self.push(1)` in an impl of Stack<T>): the
+				// caller of that code chooses it (docs/spec/newer.md §3.3)
+				c.mismatch(exprs[j], context, pt, args[j])
 			default:
 				c.optionBag(exprs[j], pt, context)
 			}

@@ -1270,7 +1270,7 @@ func (c *checker) returnStmt(s *syntax.ReturnStmt) {
 	c.inDefer(s.At, "return")
 	c.ownedEscape(s)
 	if s.Value == nil {
-		if want := c.fn.ret; declaredResult(want) && !types.AssignableTo(types.Nil, want) && !c.isGenerator() {
+		if want := c.fn.ret; (declaredResult(want) || c.rigidParam(want)) && !c.acceptsNil(want) && !c.isGenerator() {
 			n := len(c.diags)
 			c.report(sevError, s.At, "HARN-TYP-007", "", "return value: expected "+want.String()+", found nil")
 			c.noteReturnType(n)
