@@ -213,11 +213,7 @@ var streamCallbacks = map[string]int{"map": 1, "filter": 1, "take_until": 1, "ta
 // `stream.*` operator from the elements of its source (args holds the
 // types of the arguments before it), as a list method's callback is.
 func (c *checker) hintStreamArg(e *syntax.MethodCall, i int, args []types.Type) {
-	id, ok := e.X.(*syntax.Ident)
-	if !ok || id.Name != "stream" || e.Optional || i == 0 || streamCallbacks[e.Name] != i || hasSpread(e.Args) {
-		return
-	}
-	if ref := c.info.Refs[id]; ref == nil || ref.Scope != resolve.Universal {
+	if at, ok := c.streamOp(e); !ok || i != at {
 		return
 	}
 	switch r := types.Underlying(types.RemoveNil(args[0])).(type) {
@@ -227,6 +223,32 @@ func (c *checker) hintStreamArg(e *syntax.MethodCall, i int, args []types.Type) 
 			params = []types.Type{nil, params[0]}
 		}
 		c.hintClosure(e.Args[i], e.Args[0], params)
+	}
+}
+
+// streamOp reports a call of a `stream.*` operator taking a callback (the
+// global `stream`, not shadowed) and the callback's argument index.
+func (c *checker) streamOp(e *syntax.MethodCall) (int, bool) {
+	id, ok := e.X.(*syntax.Ident)
+	at, ok2 := streamCallbacks[e.Name]
+	if !ok || !ok2 || id.Name != "stream" || e.Optional || hasSpread(e.Args) {
+		return 0, false
+	}
+	ref := c.info.Refs[id]
+	return at, ref != nil && ref.Scope == resolve.Universal
+}
+
+// streamCallbackFits is callbackParamFits for the `stream.*` operators:
+// `stream.map(xs, { x: string -> … })` over a `list<int>` fails on the
+// first element (`fold` and `scan` pass the accumulator first).
+func (c *checker) streamCallbackFits(e *syntax.MethodCall, args []types.Type) {
+	at, ok := c.streamOp(e)
+	if !ok || at >= len(args) || c.caught() {
+		return
+	}
+	switch r := types.Underlying(types.RemoveNil(args[0])).(type) {
+	case *types.List, *types.Tuple, *types.Set, *types.Iter:
+		c.callbackTakes("`stream."+e.Name+"()`", e.Args[at], args[at], at-1, elemType(r))
 	}
 }
 

@@ -506,6 +506,7 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 		args[i] = c.expr(a)
 	}
 	c.callbackParamFits(e, recv, args)
+	c.streamCallbackFits(e, args)
 	if id, ok := e.X.(*syntax.Ident); ok && !e.Optional && c.importRef(c.info.Refs[id], true) && !c.multiDecl[id.Name] {
 		if f := c.imported(id.Name, e.Name); f != nil {
 			return c.knownCall(e, e.At, nil, e.Args, args, callee{name: id.Name + "." + e.Name, decl: f.decl, sig: f.sig, imported: true})
