@@ -862,8 +862,9 @@ func (c *checker) structFields(d *types.Decl, entries []*syntax.DictEntry, pos s
 		if f.Optional {
 			ft = types.Optional(ft)
 		}
-		if c.checkable(vt) && known(ft) && !c.fits(en.Value, vt, ft) {
-			c.mismatch(en.Value, "field `"+f.Name+"` in struct `"+d.Name+"`", declared, vt)
+		context := "field `" + f.Name + "` in struct `" + d.Name + "`"
+		if !c.unknownInto(en.Value, vt, declared, context) && c.checkable(vt) && known(ft) && !c.fits(en.Value, vt, ft) {
+			c.mismatch(en.Value, context, declared, vt)
 		}
 	}
 	if !complete {

@@ -294,7 +294,7 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		}
 		if s.Value != nil {
 			t := c.expr(s.Value)
-			if it, ok := c.fn.retIter(); ok && it.Kind == types.IterGenerator && elemMismatch(t, it.Elem) {
+			if it, ok := c.fn.retIter(); ok && it.Kind == types.IterGenerator && !c.unknownInto(s.Value, t, it.Elem, "`yield` value") && elemMismatch(t, it.Elem) {
 				c.mismatch(s.Value, "`yield` value", it.Elem, t)
 			}
 		}
@@ -303,7 +303,7 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		t := c.expr(s.Value)
 		if !c.fn.genFn() {
 			c.errorf(s.At, "`emit` can only be used inside a `gen fn`")
-		} else if it, ok := c.fn.retIter(); ok && it.Kind == types.IterStream && elemMismatch(t, it.Elem) {
+		} else if it, ok := c.fn.retIter(); ok && it.Kind == types.IterStream && !c.unknownInto(s.Value, t, it.Elem, "`emit` value") && elemMismatch(t, it.Elem) {
 			c.mismatch(s.Value, "`emit` value", it.Elem, t)
 		}
 	case *syntax.ImportDecl, *syntax.OverrideDecl, *syntax.ContinueStmt:
@@ -805,8 +805,9 @@ func (c *checker) assign(s *syntax.AssignStmt) {
 		// an inferred Result keeps its sides only until it is reassigned
 		v.t = bindingType(v.t)
 	}
-	if c.checkable(vt) && known(v.t) && !c.fits(s.Value, vt, v.t) {
-		c.mismatch(s.Value, "assignment to `"+b.Name+"`", v.t, vt)
+	context := "assignment to `" + b.Name + "`"
+	if !c.unknownInto(s.Value, vt, v.t, context) && c.checkable(vt) && known(v.t) && !c.fits(s.Value, vt, v.t) {
+		c.mismatch(s.Value, context, v.t, vt)
 	}
 }
 
@@ -1401,6 +1402,9 @@ func (c *checker) checkEnd(node syntax.Node, ret types.Type, body []syntax.Stmt,
 		return
 	}
 	es := tailStmt(body)
+	if es != nil && c.unknownInto(es.X, tail, ret, context) {
+		return
+	}
 	if es == nil || !c.checkable(tail) || !known(ret) || c.fits(es.X, tail, ret) || c.exprExits(es.X) {
 		return
 	}
