@@ -740,8 +740,12 @@ func (c *checker) variant(enum, name string, args []syntax.Expr, pos syntax.Pos,
 	if !hasSpread(args) {
 		for i, f := range v.Fields {
 			// payloads typed by the enum's own type parameters are left alone
-			if i < len(args) && known(argTypes[i]) && known(f.Type) && concrete(f.Type) && !c.fits(args[i], argTypes[i], f.Type) {
-				c.mismatch(args[i], enum+"."+name+" argument `"+f.Name+"`", f.Type, argTypes[i])
+			if i >= len(args) || !concrete(f.Type) {
+				continue
+			}
+			context := enum + "." + name + " argument `" + f.Name + "`"
+			if !c.unknownInto(args[i], argTypes[i], f.Type, context) && known(argTypes[i]) && known(f.Type) && !c.fits(args[i], argTypes[i], f.Type) {
+				c.mismatch(args[i], context, f.Type, argTypes[i])
 			}
 		}
 		payload := func(j int, _ types.Field) types.Type {
@@ -978,10 +982,11 @@ func (c *checker) structFieldValue(t types.Type, name string, x syntax.Expr, vt 
 		return
 	}
 	f, ok := fieldNamed(types.StructFields(n), name)
-	if !ok || !c.checkable(vt) || !known(f.Type) || c.fits(x, vt, f.Type) {
+	context := "field `" + name + "` in struct `" + n.Decl.Name + "`"
+	if !ok || c.unknownInto(x, vt, f.Type, context) || !c.checkable(vt) || !known(f.Type) || c.fits(x, vt, f.Type) {
 		return
 	}
-	c.mismatch(x, "field `"+name+"` in struct `"+n.Decl.Name+"`", f.Type, vt)
+	c.mismatch(x, context, f.Type, vt)
 }
 
 // shapeFieldValue reports a value written to a field of a shape the
@@ -1003,10 +1008,11 @@ func (c *checker) shapeFieldValue(recv syntax.Expr, t types.Type, name string, x
 	if f.Optional {
 		want = types.Optional(want)
 	}
-	if !c.checkable(vt) || !known(want) || c.fits(x, vt, want) {
+	context := "field `" + name + "` in shape `" + sh.String() + "`"
+	if c.unknownInto(x, vt, want, context) || !c.checkable(vt) || !known(want) || c.fits(x, vt, want) {
 		return
 	}
-	c.mismatch(x, "field `"+name+"` in shape `"+sh.String()+"`", want, vt)
+	c.mismatch(x, context, want, vt)
 }
 
 // noField reports a read or write of a field the receiver's type does
