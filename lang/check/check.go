@@ -28,6 +28,7 @@ package check
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/harnlang/harn/lang/diag"
 	"github.com/harnlang/harn/lang/resolve"
@@ -724,7 +725,7 @@ func known(t types.Type) bool {
 // show prints a value's type in a message: literals as their base type
 // unless the expected type mentions literals.
 func show(t, expected types.Type) string {
-	if r, ok := t.(*types.Result); ok && (r.Ok == types.Any) != (r.Err == types.Any) {
+	if r, ok := t.(*types.Result); ok && halfResult(r) {
 		// a bare Ok(v) / Err(e) says nothing of the other side
 		side := func(t types.Type) string {
 			if t == types.Any {
@@ -734,7 +735,33 @@ func show(t, expected types.Type) string {
 		}
 		return "Result<" + side(r.Ok) + ", " + side(r.Err) + ">"
 	}
+	if u, ok := t.(*types.Union); ok && slices.ContainsFunc(u.Types, halfResult) {
+		// `Result<int, _> | Result<_, int>`, each member as it prints alone
+		var parts []string
+		hasNil := false
+		for _, m := range u.Types {
+			if m == types.Nil {
+				hasNil = true
+				continue
+			}
+			parts = append(parts, show(m, expected))
+		}
+		switch {
+		case hasNil && len(parts) == 1:
+			return parts[0] + "?"
+		case hasNil:
+			parts = append(parts, "nil")
+		}
+		return strings.Join(parts, " | ")
+	}
 	return shown(t, expected).String()
+}
+
+// halfResult reports a Result one side of which is unknown (a bare
+// `Ok(v)` or `Err(e)`), printed with `_` there (docs/spec/newer.md §3.1).
+func halfResult(t types.Type) bool {
+	r, ok := t.(*types.Result)
+	return ok && (r.Ok == types.Any) != (r.Err == types.Any)
 }
 
 // shown is the type show prints: t as it is where expected is a literal
