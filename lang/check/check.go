@@ -28,6 +28,7 @@ package check
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/harnlang/harn/lang/diag"
@@ -1029,11 +1030,26 @@ func conversionHelp(at syntax.Expr, want, found types.Type) string {
 	if fn == "" {
 		return ""
 	}
+	var arg string
 	switch x := at.(type) {
 	case *syntax.IntLit:
-		return fmt.Sprintf("did you mean `%s(%d)`?", fn, x.Value)
+		arg = strconv.FormatInt(x.Value, 10)
+	case *syntax.FloatLit:
+		arg = strconv.FormatFloat(x.Value, 'f', -1, 64)
+		if !strings.ContainsAny(arg, ".eE") {
+			arg += ".0"
+		}
+	case *syntax.BoolLit:
+		arg = strconv.FormatBool(x.Value)
+	case *syntax.StringLit:
+		if x.Raw || strings.ContainsAny(x.Value, "\n\t\"\\$") {
+			return "" // a text the program wrote with escapes, not rebuilt here
+		}
+		arg = strconv.Quote(x.Value)
 	case *syntax.Ident:
-		return fmt.Sprintf("did you mean `%s(%s)`?", fn, x.Name)
+		arg = x.Name
+	default:
+		return ""
 	}
-	return ""
+	return fmt.Sprintf("did you mean `%s(%s)`?", fn, arg)
 }
