@@ -1436,7 +1436,8 @@ func (c *checker) paramDefault(p *syntax.Param, t types.Type) {
 	if _, isNil := p.Default.(*syntax.NilLit); isNil || p.Type == nil || p.Rest {
 		return
 	}
-	if known(dt) && known(t) && dt != types.Nil && !c.fits(p.Default, dt, t) {
+	rigid := c.rigidParam(t) && concreteValue(dt) // `d: T = 0`: the caller chooses T
+	if rigid || known(dt) && known(t) && dt != types.Nil && !c.fits(p.Default, dt, t) {
 		c.mismatch(p.Default, "default of parameter `"+p.Name+"`", t, dt)
 	}
 }
