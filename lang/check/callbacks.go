@@ -81,16 +81,28 @@ func (c *checker) hintMethodCallbacks(e *syntax.MethodCall, recv types.Type) {
 			c.hintClosure(e.Args[at], e.X, params)
 		}
 	case *types.Dict, *types.Shape:
-		if value, ok := dictCallbacks[e.Name]; ok && len(e.Args) == 1 {
-			t := types.Type(types.String) // keys are strings (docs/spec/builtins.md §3.8)
-			if sh, isShape := r.(*types.Shape); value && isShape && sh.Open {
-				return // values of fields it does not list
-			} else if value {
-				t = elemType(r).(*types.Shape).Fields[1].Type // the value of a {key, value} entry
-			}
+		if t := dictCallbackParam(e.Name, r); t != nil && len(e.Args) == 1 {
 			c.hintClosure(e.Args[0], e.X, []types.Type{t})
 		}
 	}
+}
+
+// dictCallbackParam is what the callback of the dict method name
+// (dictCallbacks) is called with on the dict or shape r: each value, or
+// each key; nil when it is no such method or an open shape's values are
+// not all known.
+func dictCallbackParam(name string, r types.Type) types.Type {
+	value, ok := dictCallbacks[name]
+	if !ok {
+		return nil
+	}
+	if !value {
+		return types.String // keys are strings (docs/spec/builtins.md §3.8)
+	}
+	if sh, isShape := r.(*types.Shape); isShape && sh.Open {
+		return nil // values of fields it does not list
+	}
+	return elemType(r).(*types.Shape).Fields[1].Type // the value of a {key, value} entry
 }
 
 // hintClosure records the parameter types a closure literal arg is
@@ -201,11 +213,7 @@ var streamCallbacks = map[string]int{"map": 1, "filter": 1, "take_until": 1, "ta
 // `stream.*` operator from the elements of its source (args holds the
 // types of the arguments before it), as a list method's callback is.
 func (c *checker) hintStreamArg(e *syntax.MethodCall, i int, args []types.Type) {
-	id, ok := e.X.(*syntax.Ident)
-	if !ok || id.Name != "stream" || e.Optional || i == 0 || streamCallbacks[e.Name] != i || hasSpread(e.Args) {
-		return
-	}
-	if ref := c.info.Refs[id]; ref == nil || ref.Scope != resolve.Universal {
+	if at, ok := c.streamOp(e); !ok || i != at {
 		return
 	}
 	switch r := types.Underlying(types.RemoveNil(args[0])).(type) {
@@ -215,6 +223,32 @@ func (c *checker) hintStreamArg(e *syntax.MethodCall, i int, args []types.Type) 
 			params = []types.Type{nil, params[0]}
 		}
 		c.hintClosure(e.Args[i], e.Args[0], params)
+	}
+}
+
+// streamOp reports a call of a `stream.*` operator taking a callback (the
+// global `stream`, not shadowed) and the callback's argument index.
+func (c *checker) streamOp(e *syntax.MethodCall) (int, bool) {
+	id, ok := e.X.(*syntax.Ident)
+	at, ok2 := streamCallbacks[e.Name]
+	if !ok || !ok2 || id.Name != "stream" || e.Optional || hasSpread(e.Args) {
+		return 0, false
+	}
+	ref := c.info.Refs[id]
+	return at, ref != nil && ref.Scope == resolve.Universal
+}
+
+// streamCallbackFits is callbackParamFits for the `stream.*` operators:
+// `stream.map(xs, { x: string -> … })` over a `list<int>` fails on the
+// first element (`fold` and `scan` pass the accumulator first).
+func (c *checker) streamCallbackFits(e *syntax.MethodCall, args []types.Type) {
+	at, ok := c.streamOp(e)
+	if !ok || at >= len(args) || c.caught() {
+		return
+	}
+	switch r := types.Underlying(types.RemoveNil(args[0])).(type) {
+	case *types.List, *types.Tuple, *types.Set, *types.Iter:
+		c.callbackTakes("`stream."+e.Name+"()`", e.Args[at], args[at], at-1, elemType(r))
 	}
 }
 
@@ -314,35 +348,60 @@ func (c *checker) hintedParams(cl *syntax.ClosureLit, params []types.Param) []ty
 
 // callbackParamFits reports a callback of a collection method — a
 // closure literal or a function value alike — whose annotated parameter
-// cannot take the elements it will be called with: `xs.filter(is_even)`
-// with `fn is_even(n: int)` over a `list<string>` fails on the first
-// element at run time. A parameter left untyped, typed `any` or by a type
+// cannot take what it will be called with: `xs.filter(is_even)` with `fn
+// is_even(n: int)` over a `list<string>` fails on the first element at
+// run time, as does `d.map_values({ v: string -> v })` over a
+// `dict<string, int>`. A parameter left untyped, typed `any` or by a type
 // parameter, and elements the checker does not know, are left alone.
 func (c *checker) callbackParamFits(e *syntax.MethodCall, recv types.Type, args []types.Type) {
-	r := types.Underlying(types.RemoveNil(recv))
-	switch r.(type) {
+	if e.Optional || hasSpread(e.Args) || c.caught() {
+		return
+	}
+	label := "`." + e.Name + "()`"
+	switch r := types.Underlying(types.RemoveNil(recv)).(type) {
 	case *types.List, *types.Tuple, *types.Set, *types.Iter:
-	default:
+		if at, ok := elemCallbacks[e.Name]; ok && at < len(args) {
+			// the element is argument at of the callback too (`reduce`
+			// passes the accumulator first)
+			c.callbackTakes(label, e.Args[at], args[at], at, elemType(r))
+		}
+	case *types.Dict, *types.Shape:
+		if t := dictCallbackParam(e.Name, r); t != nil && len(args) == 1 {
+			c.callbackTakes(label, e.Args[0], args[0], 0, t)
+		}
+	}
+}
+
+// listFnCallbackFits is callbackParamFits for the free collection
+// functions `f(list, callback)` (listFnCallbacks): `group_by(xs, { n:
+// string -> … })` over a `list<int>`.
+func (c *checker) listFnCallbackFits(e *syntax.CallExpr, args []types.Type) {
+	if !listFnCallbacks[e.Fn.Name] || len(args) != 2 || hasSpread(e.Args) || c.caught() {
 		return
 	}
-	at, ok := elemCallbacks[e.Name]
-	if !ok || at >= len(args) || e.Optional || hasSpread(e.Args) || c.caught() {
-		return
+	switch r := types.Underlying(types.RemoveNil(args[0])).(type) {
+	case *types.List, *types.Tuple:
+		c.callbackTakes("`"+e.Fn.Name+"()`", e.Args[1], args[1], 0, elemType(r))
 	}
-	f, ok := types.Underlying(args[at]).(*types.Func)
+}
+
+// callbackTakes reports the callback arg (of type ft) of the collection
+// operation label when its parameter at cannot take elem, what it is
+// called with there.
+func (c *checker) callbackTakes(label string, arg syntax.Expr, ft types.Type, at int, elem types.Type) {
+	f, ok := types.Underlying(ft).(*types.Func)
 	if !ok || at >= len(f.Params) {
 		return
 	}
-	p := f.Params[at] // the element is argument at of the callback too (`reduce` passes the accumulator first)
-	elem := elemType(r)
+	p := f.Params[at]
 	if p.Rest || !known(elem) || !known(p.Type) || types.AssignableTo(elem, p.Type) {
 		return
 	}
-	context := fmt.Sprintf("callback of `.%s()`, parameter `%s`", e.Name, p.Name)
+	context := fmt.Sprintf("callback of %s, parameter `%s`", label, p.Name)
 	if p.Name == "" {
-		context = fmt.Sprintf("callback of `.%s()`, parameter %d", e.Name, at+1)
+		context = fmt.Sprintf("callback of %s, parameter %d", label, at+1)
 	}
 	// the format of c.mismatch, without its conversion advice: the
 	// callback is what would have to change
-	c.report(sevError, e.Args[at].Position(), "HARN-TYP-007", "", fmt.Sprintf("%s: expected %s, found %s", context, p.Type, show(elem, p.Type)))
+	c.report(sevError, arg.Position(), "HARN-TYP-007", "", fmt.Sprintf("%s: expected %s, found %s", context, p.Type, show(elem, p.Type)))
 }

@@ -74,6 +74,7 @@ func (c *checker) call(e *syntax.CallExpr) types.Type {
 			return t
 		}
 		c.builtinCall(e, args)
+		c.listFnCallbackFits(e, args)
 		if c.isPick(e) {
 			return c.pickCall(e, args)
 		}
@@ -204,7 +205,12 @@ func (c *checker) arguments(exprs []syntax.Expr, args []types.Type, sig *types.F
 			}
 			switch {
 			case c.unknownInto(exprs[j], args[j], pt, context):
-			case known(args[j]) && known(pt) && !c.fits(exprs[j], args[j], pt):
+			case c.checkable(args[j]) && known(pt) && !c.fits(exprs[j], args[j], pt):
+				c.mismatch(exprs[j], context, pt, args[j])
+			case c.rigidParam(pt) && concreteValue(args[j]):
+				// a parameter typed by a type parameter of the code being
+				// checked (`self.push(1)` in an impl of Stack<T>): the
+				// caller of that code chooses it (docs/spec/newer.md §3.3)
 				c.mismatch(exprs[j], context, pt, args[j])
 			default:
 				c.optionBag(exprs[j], pt, context)
@@ -500,6 +506,7 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 		args[i] = c.expr(a)
 	}
 	c.callbackParamFits(e, recv, args)
+	c.streamCallbackFits(e, args)
 	if id, ok := e.X.(*syntax.Ident); ok && !e.Optional && c.importRef(c.info.Refs[id], true) && !c.multiDecl[id.Name] {
 		if f := c.imported(id.Name, e.Name); f != nil {
 			return c.knownCall(e, e.At, nil, e.Args, args, callee{name: id.Name + "." + e.Name, decl: f.decl, sig: f.sig, imported: true})

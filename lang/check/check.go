@@ -28,6 +28,8 @@ package check
 import (
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/harnlang/harn/lang/diag"
 	"github.com/harnlang/harn/lang/resolve"
@@ -365,6 +367,9 @@ func (c *checker) fitsValue(at syntax.Expr, src, dst types.Type) bool {
 	if c.joined[at] {
 		return types.AssignableTo(src, dst)
 	}
+	if c.rigidParam(src) && concreteValue(dst) {
+		return false
+	}
 	if !compatible(src, dst) || c.bareDict(at, src, dst) || c.ifaceWhy(src, dst) != "" {
 		return false
 	}
@@ -390,6 +395,22 @@ func (c *checker) fitsValue(at syntax.Expr, src, dst types.Type) bool {
 	}
 	return !types.WidensInvariantly(src, dst)
 }
+
+// rigidParam reports a value typed by a type parameter of the function
+// being checked (or of the generic struct whose impl method it is): the
+// caller chooses that type, so inside the body the value fits no one
+// concrete kind (`fn f<T>(x: T) -> int { return x }` is `return value:
+// expected int, found T`), as a concrete value does not fit T
+// (docs/spec/newer.md §3.3). A `type_of` test narrows it first.
+func (c *checker) rigidParam(t types.Type) bool {
+	tp, ok := t.(*types.TypeParam)
+	return ok && slices.Contains(c.typeParams(), tp)
+}
+
+// checkable reports a value type the checker holds to where it goes: a
+// known type, or a type parameter of the function being checked
+// (rigidParam).
+func (c *checker) checkable(t types.Type) bool { return known(t) || c.rigidParam(t) }
 
 // containsTuple reports whether a tuple type occurs in t (through
 // unions, containers, Result and shape fields): a literal going there is
@@ -705,7 +726,7 @@ func known(t types.Type) bool {
 // show prints a value's type in a message: literals as their base type
 // unless the expected type mentions literals.
 func show(t, expected types.Type) string {
-	if r, ok := t.(*types.Result); ok && (r.Ok == types.Any) != (r.Err == types.Any) {
+	if r, ok := t.(*types.Result); ok && halfResult(r) {
 		// a bare Ok(v) / Err(e) says nothing of the other side
 		side := func(t types.Type) string {
 			if t == types.Any {
@@ -715,7 +736,33 @@ func show(t, expected types.Type) string {
 		}
 		return "Result<" + side(r.Ok) + ", " + side(r.Err) + ">"
 	}
+	if u, ok := t.(*types.Union); ok && slices.ContainsFunc(u.Types, halfResult) {
+		// `Result<int, _> | Result<_, int>`, each member as it prints alone
+		var parts []string
+		hasNil := false
+		for _, m := range u.Types {
+			if m == types.Nil {
+				hasNil = true
+				continue
+			}
+			parts = append(parts, show(m, expected))
+		}
+		switch {
+		case hasNil && len(parts) == 1:
+			return parts[0] + "?"
+		case hasNil:
+			parts = append(parts, "nil")
+		}
+		return strings.Join(parts, " | ")
+	}
 	return shown(t, expected).String()
+}
+
+// halfResult reports a Result one side of which is unknown (a bare
+// `Ok(v)` or `Err(e)`), printed with `_` there (docs/spec/newer.md §3.1).
+func halfResult(t types.Type) bool {
+	r, ok := t.(*types.Result)
+	return ok && (r.Ok == types.Any) != (r.Err == types.Any)
 }
 
 // shown is the type show prints: t as it is where expected is a literal
@@ -983,11 +1030,26 @@ func conversionHelp(at syntax.Expr, want, found types.Type) string {
 	if fn == "" {
 		return ""
 	}
+	var arg string
 	switch x := at.(type) {
 	case *syntax.IntLit:
-		return fmt.Sprintf("did you mean `%s(%d)`?", fn, x.Value)
+		arg = strconv.FormatInt(x.Value, 10)
+	case *syntax.FloatLit:
+		arg = strconv.FormatFloat(x.Value, 'f', -1, 64)
+		if !strings.ContainsAny(arg, ".eE") {
+			arg += ".0"
+		}
+	case *syntax.BoolLit:
+		arg = strconv.FormatBool(x.Value)
+	case *syntax.StringLit:
+		if x.Raw || strings.ContainsAny(x.Value, "\n\t\"\\$") {
+			return "" // a text the program wrote with escapes, not rebuilt here
+		}
+		arg = strconv.Quote(x.Value)
 	case *syntax.Ident:
-		return fmt.Sprintf("did you mean `%s(%s)`?", fn, x.Name)
+		arg = x.Name
+	default:
+		return ""
 	}
-	return ""
+	return fmt.Sprintf("did you mean `%s(%s)`?", fn, arg)
 }

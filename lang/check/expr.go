@@ -171,7 +171,7 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 	case *syntax.ParallelExpr:
 		return c.parallel(e)
 	case *syntax.SpawnExpr:
-		c.task(e, "", types.Any, e.Body)
+		c.task(e, "", &variable{t: types.Any}, e.Body)
 		return types.Any
 	case *syntax.DeadlineExpr:
 		c.expr(e.Duration)
@@ -296,13 +296,13 @@ func indexType(t types.Type) types.Type {
 }
 
 // task checks a parallel or spawn body, a function of its own.
-func (c *checker) task(node syntax.Node, param string, pt types.Type, body *syntax.Block) types.Type {
+func (c *checker) task(node syntax.Node, param string, pv *variable, body *syntax.Block) types.Type {
 	fc := &funcCtx{parent: c.fn, node: node}
 	c.enter(fc)
 	fc.pushScope()
 	if param != "" && param != "_" {
 		fc.scopes[0][param] = true
-		c.declare(c.binding(node, param), &variable{t: pt})
+		c.declare(c.binding(node, param), pv)
 	}
 	var tail types.Type = types.Any
 	if body != nil {
@@ -319,12 +319,14 @@ func (c *checker) task(node syntax.Node, param string, pt types.Type, body *synt
 // parallel checks a `parallel` form. `parallel N { i -> … }` and
 // `parallel each xs { x -> … }` yield the list of the body's values
 // (docs/spec/language.md §13); `settle` and `as stream` forms yield other
-// values, left untyped. The body's parameter stays untyped: a branch is
-// a task whose failures programs catch as run-time errors.
+// values, left untyped. The body's parameter is typed as a `for` loop's
+// variable over a collection whose element type the program declared
+// (parallelParam); otherwise it stays untyped: a branch is a task whose
+// failures programs catch as run-time errors.
 func (c *checker) parallel(e *syntax.ParallelExpr) types.Type {
-	c.expr(e.Arg)
+	at := c.expr(e.Arg)
 	c.expr(e.MaxConcurrent)
-	tail := c.task(e, e.Param, types.Any, e.Body)
+	tail := c.task(e, e.Param, c.parallelParam(e, at), e.Body)
 	if e.Mode == syntax.ParallelSettle || e.Stream {
 		return types.Any
 	}
@@ -332,6 +334,22 @@ func (c *checker) parallel(e *syntax.ParallelExpr) types.Type {
 		tail = types.Any
 	}
 	return &types.List{Elem: types.Widen(tail)}
+}
+
+// parallelParam is the variable of `parallel each xs { x -> … }` (at is
+// xs's type): the element type when the program declared it (an
+// annotated binding or parameter, a declared result: `ids: list<int>`
+// gives an int, `list<int?>` an int? nil safety watches), as for a `for`
+// loop; anything else, and `parallel N`'s index, stays untyped.
+func (c *checker) parallelParam(e *syntax.ParallelExpr, at types.Type) *variable {
+	if e.Mode != syntax.ParallelEach || c.caught() {
+		return &variable{t: types.Any}
+	}
+	elem := elemType(types.RemoveNil(at))
+	if elem == nil || !c.declaredElems(e.Arg, elem) {
+		return &variable{t: types.Any}
+	}
+	return &variable{t: elem, annotated: true}
 }
 
 func (c *checker) ident(e *syntax.Ident) types.Type {
@@ -722,8 +740,12 @@ func (c *checker) variant(enum, name string, args []syntax.Expr, pos syntax.Pos,
 	if !hasSpread(args) {
 		for i, f := range v.Fields {
 			// payloads typed by the enum's own type parameters are left alone
-			if i < len(args) && known(argTypes[i]) && known(f.Type) && concrete(f.Type) && !c.fits(args[i], argTypes[i], f.Type) {
-				c.mismatch(args[i], enum+"."+name+" argument `"+f.Name+"`", f.Type, argTypes[i])
+			if i >= len(args) || !concrete(f.Type) {
+				continue
+			}
+			context := enum + "." + name + " argument `" + f.Name + "`"
+			if !c.unknownInto(args[i], argTypes[i], f.Type, context) && known(argTypes[i]) && known(f.Type) && !c.fits(args[i], argTypes[i], f.Type) {
+				c.mismatch(args[i], context, f.Type, argTypes[i])
 			}
 		}
 		payload := func(j int, _ types.Field) types.Type {
@@ -844,8 +866,9 @@ func (c *checker) structFields(d *types.Decl, entries []*syntax.DictEntry, pos s
 		if f.Optional {
 			ft = types.Optional(ft)
 		}
-		if known(vt) && known(ft) && !c.fits(en.Value, vt, ft) {
-			c.mismatch(en.Value, "field `"+f.Name+"` in struct `"+d.Name+"`", declared, vt)
+		context := "field `" + f.Name + "` in struct `" + d.Name + "`"
+		if !c.unknownInto(en.Value, vt, declared, context) && c.checkable(vt) && known(ft) && !c.fits(en.Value, vt, ft) {
+			c.mismatch(en.Value, context, declared, vt)
 		}
 	}
 	if !complete {
@@ -959,10 +982,11 @@ func (c *checker) structFieldValue(t types.Type, name string, x syntax.Expr, vt 
 		return
 	}
 	f, ok := fieldNamed(types.StructFields(n), name)
-	if !ok || !known(vt) || !known(f.Type) || c.fits(x, vt, f.Type) {
+	context := "field `" + name + "` in struct `" + n.Decl.Name + "`"
+	if !ok || c.unknownInto(x, vt, f.Type, context) || !c.checkable(vt) || !known(f.Type) || c.fits(x, vt, f.Type) {
 		return
 	}
-	c.mismatch(x, "field `"+name+"` in struct `"+n.Decl.Name+"`", f.Type, vt)
+	c.mismatch(x, context, f.Type, vt)
 }
 
 // shapeFieldValue reports a value written to a field of a shape the
@@ -984,10 +1008,11 @@ func (c *checker) shapeFieldValue(recv syntax.Expr, t types.Type, name string, x
 	if f.Optional {
 		want = types.Optional(want)
 	}
-	if !known(vt) || !known(want) || c.fits(x, vt, want) {
+	context := "field `" + name + "` in shape `" + sh.String() + "`"
+	if c.unknownInto(x, vt, want, context) || !c.checkable(vt) || !known(want) || c.fits(x, vt, want) {
 		return
 	}
-	c.mismatch(x, "field `"+name+"` in shape `"+sh.String()+"`", want, vt)
+	c.mismatch(x, context, want, vt)
 }
 
 // noField reports a read or write of a field the receiver's type does

@@ -15,7 +15,7 @@ import (
 // streams and result types that accept nil are exempt. A `-> never`
 // function is held to it too: reaching its end returns nil.
 func (c *checker) fallThrough(node syntax.Node, pos syntax.Pos, ret types.Type, body []syntax.Stmt) {
-	if !declaredResult(ret) || types.AssignableTo(types.Nil, ret) {
+	if !declaredResult(ret) && !c.rigidParam(ret) || c.acceptsNil(ret) {
 		return
 	}
 	if fn := c.info.Funcs[node]; fn != nil && fn.HasYield {
@@ -135,6 +135,15 @@ func (c *checker) exprExits(x syntax.Expr) bool {
 		}
 	}
 	return false
+}
+
+// acceptsNil reports whether a function declared to return t may end
+// without a value: t admits nil (`int?`, `any`, `nil`). A bare type
+// parameter of the function does not, since the caller chooses it, as a
+// `return nil` there is `return value: expected T, found nil`
+// (docs/spec/newer.md §3.3).
+func (c *checker) acceptsNil(t types.Type) bool {
+	return !c.rigidParam(t) && types.AssignableTo(types.Nil, t)
 }
 
 // declaredResult reports a result type the checker holds a body to: a

@@ -345,8 +345,9 @@ func (c *checker) variantPattern(enum, name string, args []syntax.Expr, st types
 func (c *checker) exhaustive(e *syntax.MatchExpr, st types.Type) bool {
 	// A `nil` arm covers the nil of `T?`; the rest must cover T. Without
 	// one, the nil of a `T?` the program declared is missing, and is
-	// listed last in T's message (docs/check.md); the match is then not
-	// complete, so the fall-through check keeps its say.
+	// listed last in T's message (docs/check.md). A match missing any
+	// case is not complete, so the fall-through check keeps its say
+	// (docs/spec/newer.md §3.3 counts only an exhaustive match as exiting).
 	missNil := false
 	if u, ok := types.Underlying(st).(*types.Union); ok && slices.ContainsFunc(u.Types, func(t types.Type) bool { return t == types.Nil }) {
 		hasArm := nilArm(e)
@@ -439,7 +440,7 @@ func (c *checker) exhaustive(e *syntax.MatchExpr, st types.Type) bool {
 		if missing = withNil(missing); len(missing) > 0 {
 			c.errorf(e.At, "Non-exhaustive match on enum %s: missing variants %s", t.Decl.Name, strings.Join(missing, ", "))
 		}
-		return !missNil // covered, or reported above
+		return len(missing) == 0 // a missing case (reported above) leaves a path past the match
 	case *types.Result:
 		var missing []string
 		for _, v := range []string{"Ok", "Err"} {
@@ -450,7 +451,7 @@ func (c *checker) exhaustive(e *syntax.MatchExpr, st types.Type) bool {
 		if missing = withNil(missing); len(missing) > 0 {
 			c.errorf(e.At, "Non-exhaustive match on enum Result: missing variants %s", strings.Join(missing, ", "))
 		}
-		return !missNil // covered, or reported above
+		return len(missing) == 0 // a missing case (reported above) leaves a path past the match
 	case *types.Union:
 		if done, ok := c.namedUnionExhaustive(e, t, covered, missNil); ok {
 			return done
@@ -475,7 +476,7 @@ func (c *checker) exhaustive(e *syntax.MatchExpr, st types.Type) bool {
 		if missing = withNil(missing); len(missing) > 0 {
 			c.errorf(e.At, "Non-exhaustive match on literal union: missing %s", strings.Join(missing, ", "))
 		}
-		return !missNil // covered, or reported above
+		return len(missing) == 0 // a missing case (reported above) leaves a path past the match
 	}
 	return false
 }
@@ -529,7 +530,7 @@ func (c *checker) namedUnionExhaustive(e *syntax.MatchExpr, u *types.Union, cove
 	if len(missing) > 0 {
 		c.errorf(e.At, "Non-exhaustive match on union type: missing %s", strings.Join(missing, ", "))
 	}
-	return !missNil, true
+	return len(missing) == 0, true
 }
 
 // unionMembers lists the members of u with the unions that aliases among
@@ -643,7 +644,7 @@ func (c *checker) taggedExhaustive(e *syntax.MatchExpr, st types.Type, missNil b
 	if len(missing) > 0 {
 		c.errorf(e.At, "Non-exhaustive match on tagged shape union: missing variants %s", strings.Join(missing, ", "))
 	}
-	return !missNil, true
+	return len(missing) == 0, true
 }
 
 // tagField is the tag of a tagged shape union: the first field that every

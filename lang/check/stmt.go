@@ -294,7 +294,7 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		}
 		if s.Value != nil {
 			t := c.expr(s.Value)
-			if it, ok := c.fn.retIter(); ok && it.Kind == types.IterGenerator && elemMismatch(t, it.Elem) {
+			if it, ok := c.fn.retIter(); ok && it.Kind == types.IterGenerator && !c.unknownInto(s.Value, t, it.Elem, "`yield` value") && elemMismatch(t, it.Elem) {
 				c.mismatch(s.Value, "`yield` value", it.Elem, t)
 			}
 		}
@@ -303,7 +303,7 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		t := c.expr(s.Value)
 		if !c.fn.genFn() {
 			c.errorf(s.At, "`emit` can only be used inside a `gen fn`")
-		} else if it, ok := c.fn.retIter(); ok && it.Kind == types.IterStream && elemMismatch(t, it.Elem) {
+		} else if it, ok := c.fn.retIter(); ok && it.Kind == types.IterStream && !c.unknownInto(s.Value, t, it.Elem, "`emit` value") && elemMismatch(t, it.Elem) {
 			c.mismatch(s.Value, "`emit` value", it.Elem, t)
 		}
 	case *syntax.ImportDecl, *syntax.OverrideDecl, *syntax.ContinueStmt:
@@ -344,7 +344,7 @@ func (c *checker) let(s *syntax.LetStmt) {
 			c.annotation(s.Type, nil, nil)
 			switch context := bindingContext(s.Kind, p.Name); {
 			case c.unknownInto(s.Value, vt, declared, context):
-			case known(vt) && (!c.fits(s.Value, vt, declared) || c.nilIndex(s.Value, vt, declared)):
+			case c.checkable(vt) && (!c.fits(s.Value, vt, declared) || c.nilIndex(s.Value, vt, declared)):
 				c.mismatch(s.Value, context, declared, vt)
 			}
 			v = &variable{t: declared, checked: s.Kind != syntax.BindConst, annotated: true, owned: isOwned(s.Type)}
@@ -805,8 +805,9 @@ func (c *checker) assign(s *syntax.AssignStmt) {
 		// an inferred Result keeps its sides only until it is reassigned
 		v.t = bindingType(v.t)
 	}
-	if known(vt) && known(v.t) && !c.fits(s.Value, vt, v.t) {
-		c.mismatch(s.Value, "assignment to `"+b.Name+"`", v.t, vt)
+	context := "assignment to `" + b.Name + "`"
+	if !c.unknownInto(s.Value, vt, v.t, context) && c.checkable(vt) && known(v.t) && !c.fits(s.Value, vt, v.t) {
+		c.mismatch(s.Value, context, v.t, vt)
 	}
 }
 
@@ -1130,10 +1131,15 @@ func blockStmts(b *syntax.Block) []syntax.Stmt {
 	return b.Stmts
 }
 
-// method checks an impl method, typing `self` as the struct.
+// method checks an impl method, typing `self` as the struct. The type
+// parameters of a generic struct are in scope in its body, as its own.
 func (c *checker) method(fn *syntax.FnDecl, self types.Type) {
 	sig := c.sig(fn)
-	c.function(fn, fn.Params, sig, fn.Throws, sig.TypeParams, blockStmts(fn.Body), self)
+	tparams := sig.TypeParams
+	if n, ok := self.(*types.Named); ok && len(n.Decl.TypeParams) > 0 {
+		tparams = append(slices.Clone(n.Decl.TypeParams), tparams...)
+	}
+	c.function(fn, fn.Params, sig, fn.Throws, tparams, blockStmts(fn.Body), self)
 }
 
 // function checks a function body: parameters are bound to their
@@ -1265,7 +1271,7 @@ func (c *checker) returnStmt(s *syntax.ReturnStmt) {
 	c.inDefer(s.At, "return")
 	c.ownedEscape(s)
 	if s.Value == nil {
-		if want := c.fn.ret; declaredResult(want) && !types.AssignableTo(types.Nil, want) && !c.isGenerator() {
+		if want := c.fn.ret; (declaredResult(want) || c.rigidParam(want)) && !c.acceptsNil(want) && !c.isGenerator() {
 			n := len(c.diags)
 			c.report(sevError, s.At, "HARN-TYP-007", "", "return value: expected "+want.String()+", found nil")
 			c.noteReturnType(n)
@@ -1287,7 +1293,7 @@ func (c *checker) returnStmt(s *syntax.ReturnStmt) {
 	if want != nil && c.unknownInto(s.Value, t, want, "return value") {
 		return
 	}
-	if !known(t) || !declaredResult(want) {
+	if !c.checkable(t) || !declaredResult(want) {
 		return
 	}
 	if !c.fits(s.Value, t, want) {
@@ -1396,7 +1402,10 @@ func (c *checker) checkEnd(node syntax.Node, ret types.Type, body []syntax.Stmt,
 		return
 	}
 	es := tailStmt(body)
-	if es == nil || !known(tail) || !known(ret) || c.fits(es.X, tail, ret) || c.exprExits(es.X) {
+	if es != nil && c.unknownInto(es.X, tail, ret, context) {
+		return
+	}
+	if es == nil || !c.checkable(tail) || !known(ret) || c.fits(es.X, tail, ret) || c.exprExits(es.X) {
 		return
 	}
 	n := len(c.diags)
@@ -1427,7 +1436,8 @@ func (c *checker) paramDefault(p *syntax.Param, t types.Type) {
 	if _, isNil := p.Default.(*syntax.NilLit); isNil || p.Type == nil || p.Rest {
 		return
 	}
-	if known(dt) && known(t) && dt != types.Nil && !c.fits(p.Default, dt, t) {
+	rigid := c.rigidParam(t) && concreteValue(dt) // `d: T = 0`: the caller chooses T
+	if rigid || known(dt) && known(t) && dt != types.Nil && !c.fits(p.Default, dt, t) {
 		c.mismatch(p.Default, "default of parameter `"+p.Name+"`", t, dt)
 	}
 }

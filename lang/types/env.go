@@ -656,10 +656,17 @@ func IsBuiltinTypeName(name string) bool {
 }
 
 // runtimeKindNames are the names `type_of` returns for library values
-// (docs/spec/builtins.md §1.3) that are no basic type or builtin generic.
-// Each is a valid annotation, checked at run time by the value's kind
+// (docs/spec/builtins.md §1.3) that are no basic type or builtin generic:
+// every name a library value's Type() gives (TestRuntimeKindsAnnotate
+// holds it to the sources), except the VM's internal objects (`cell`,
+// `opaque`, `error`), which no program sees. Each is a valid annotation, checked at run time by the value's kind
 // (docs/check.md).
-var runtimeKindNames = []string{"atomic", "builtin", "channel", "generator", "mcp_client", "pair", "rng", "stream", "sync_permit", "task_handle"}
+var runtimeKindNames = []string{
+	"atomic", "builtin", "channel", "generator", "http_server", "http_server_tls", "http_session",
+	"http_stream", "mailbox", "mcp_client", "pair", "pg_connection", "pg_pool", "pg_tx", "rng",
+	"shared_cell", "shared_map", "sse_connection", "sse_server", "stream", "supervisor",
+	"sync_permit", "task_handle", "waitpoint", "websocket", "websocket_server",
+}
 
 // IsRuntimeKindName reports whether name is one of the runtime kinds
 // `type_of` returns that an annotation may name.
