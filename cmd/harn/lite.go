@@ -50,8 +50,9 @@ func init() {
 	liteEntry = func(fi os.FileInfo) {
 		// The lite harn knows whether it can run a program only once it
 		// has read it, and harn-full reads it again: a pipe, a terminal
-		// or a FIFO (harn run /dev/stdin) would give it nothing.
-		if !fi.Mode().IsRegular() {
+		// or a FIFO (harn run /dev/stdin), or standard input (harn run -,
+		// fi nil) would give it nothing.
+		if fi == nil || !fi.Mode().IsRegular() {
 			execFull(os.Stderr)
 			os.Exit(2)
 		}

@@ -288,6 +288,13 @@ func testLitePrograms(t *testing.T, lite string) {
 		}
 	}
 
+	// harn run -: the program on standard input reaches harn-full unread
+	stdinRun := exec.Command(filepath.Join(dir, "harn"), "run", "-", "arg")
+	stdinRun.Dir, stdinRun.Stdin = dir, strings.NewReader("println(\"hi\")\n")
+	if out, err := stdinRun.Output(); err != nil || string(out) != "harn-full run - arg\nprintln(\"hi\")\n" {
+		t.Errorf("harn run - in the lite build: %v, stdout %q", err, out)
+	}
+
 	// harn check: the files the lite harn finds clean it checks itself.
 	for src, full := range map[string]bool{
 		"fn twice(x) { return x * 2 }\nprintln(twice(2))":                                    false,

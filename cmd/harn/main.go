@@ -154,6 +154,7 @@ var commandHelp = map[string]string{
 	"fmt": fmtHelp,
 	"run": `Usage: harn run [--max-memory SIZE] FILE [ARGS...]
        harn run [--max-memory SIZE] -e CODE [ARGS...]
+       harn run [--max-memory SIZE] - [ARGS...]     (the program on standard input)
 
 Parse, check and run a Harn script. ARGS are available as the global argv.
 Standard output is written as the program goes (line-buffered to a terminal)

@@ -14,7 +14,8 @@ import (
 	"github.com/harnlang/harn/vm"
 )
 
-// cmdRun is `harn run FILE [ARGS...]` and `harn run -e CODE [ARGS...]`.
+// cmdRun is `harn run FILE [ARGS...]`, `harn run -e CODE [ARGS...]` and
+// `harn run - [ARGS...]` (the program on standard input).
 func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	handedInterrupt := os.Getenv(interruptedEnv) != ""
 	os.Unsetenv(interruptedEnv)
@@ -38,6 +39,18 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "-h", "--help":
 		fmt.Fprint(stdout, commandHelp["run"])
 		return 0
+	case "-":
+		// the program is standard input, read to its end; the program's
+		// own reads of standard input then find it ended
+		if liteEntry != nil {
+			liteEntry(nil)
+		}
+		data, err := io.ReadAll(stdin)
+		if err != nil {
+			fmt.Fprintf(stderr, "error: cannot read standard input: %s\n", stdlib.OSErrorText(err))
+			return 1
+		}
+		path, src, args = "<stdin>", data, args[1:]
 	default:
 		var ok bool
 		if args, ok = fileFirst(args, commandHelp["run"], stderr); !ok {

@@ -270,3 +270,19 @@ func TestRunAlternatingRecursionTrace(t *testing.T) {
 		t.Errorf("status %d, %d bytes:\n%.3000s", code, len(out), out)
 	}
 }
+
+// TestRunStandardInput: `harn run -` runs the program read from standard
+// input, named <stdin> in reports, with the arguments after the `-`.
+func TestRunStandardInput(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"run", "-", "a", "b"}, strings.NewReader("println(argv)\n"), &stdout, &stderr)
+	if code != 0 || stdout.String() != "[a, b]\n" {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
+	}
+	stdout.Reset()
+	stderr.Reset()
+	code = run([]string{"run", "-"}, strings.NewReader("let x = \n"), &stdout, &stderr)
+	if code != 1 || !strings.Contains(stderr.String(), "--> <stdin>:") {
+		t.Errorf("a parse error: exit %d, stderr %q", code, stderr.String())
+	}
+}
