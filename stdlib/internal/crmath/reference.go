@@ -172,11 +172,11 @@ var (
 	log10of2L = math.Float64frombits(0x3D59FEF311F12B36)
 )
 
-// Log10 is log10 as the C library computes it, which is not correctly
+// log10With is log10 as the C library computes it, which is not correctly
 // rounded: x = m·2^k with m in [1, 2) (or [½, 1) when k < 0, taking one
-// off k), then k·log10(2) in two parts plus ln(m)/ln(10), with ln
-// correctly rounded.
-func refLog10(x float64) float64 {
+// off k), then k·log10(2) in two parts plus ln(m)/ln(10), with ln the
+// given correctly rounded natural logarithm.
+func log10With(ln func(float64) float64, x float64) float64 {
 	if !(x > 0) || math.IsInf(x, 0) || x == 1 {
 		return math.Log10(x)
 	}
