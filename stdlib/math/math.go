@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/harnlang/harn/stdlib/internal/crmath"
 	"github.com/harnlang/harn/stdlib/internal/decimal"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
@@ -68,23 +69,23 @@ func init() {
 		})
 	}
 	unary("sqrt", math.Sqrt)
-	unary("sin", crSin)
-	unary("cos", crCos)
-	unary("tan", crTan)
-	unary("asin", crAsin)
-	unary("acos", crAcos)
-	unary("atan", crAtan)
-	unary("log2", crLog2)
-	unary("log10", crLog10)
-	unary("ln", crLog)
-	unary("exp", crExp)
+	unary("sin", crmath.Sin)
+	unary("cos", crmath.Cos)
+	unary("tan", crmath.Tan)
+	unary("asin", crmath.Asin)
+	unary("acos", crmath.Acos)
+	unary("atan", crmath.Atan)
+	unary("log2", crmath.Log2)
+	unary("log10", crmath.Log10)
+	unary("ln", crmath.Log)
+	unary("exp", crmath.Exp)
 	lib.Def("atan2", "atan2(y, x) -> float?", "the angle of (x, y)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		y, ok1 := args.Num(0)
 		x, ok2 := args.Num(1)
 		if !ok1 || !ok2 {
 			return vm.Nil, decimalArg("atan2", args.At(0), args.At(1))
 		}
-		return vm.FloatOf(crAtan2(y, x)), nil
+		return vm.FloatOf(crmath.Atan2(y, x)), nil
 	})
 	lib.Def("pow", "pow(base, exp) -> int | float | nil", "base ** exp (a decimal base takes an int exponent: an exact decimal)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		a, aInt := args.Int(0)

@@ -1,4 +1,4 @@
-package math
+package crmath
 
 import (
 	"math"
@@ -6,14 +6,14 @@ import (
 	"sync"
 )
 
-// Correctly rounded elementary functions (docs/language.md §2).
+// The reference path: correctly rounded elementary functions in big.Float.
 //
 // Upstream Harn calls the C library's sin, cos, exp, log, … through Rust's
 // f64 methods; glibc returns the correctly rounded result in practice.
 // Go's math package is an ulp off in a fifth to a third of the arguments,
 // which shows in the printed digits (ln(3) printed 1.0986122886681096
 // instead of 1.0986122886681098, tan(1) 1.557407724654902 instead of
-// 1.5574077246549023). Each function here evaluates its series in
+// 1.5574077246549023). Each ref function here evaluates its series in
 // big.Float arithmetic at crPrec bits and rounds once to the nearest
 // float64. Special values (NaN, infinities, zeros, arguments outside the
 // domain) and exp results that overflow or are subnormal keep Go's answer,
@@ -135,7 +135,7 @@ func lnBig(x float64) *big.Float {
 	return l.Add(l, newF(crPrec).Mul(crConsts().ln2, newF(crPrec).SetInt64(int64(e))))
 }
 
-func crExp(x float64) float64 {
+func refExp(x float64) float64 {
 	g := math.Exp(x)
 	if math.IsNaN(x) || math.IsInf(x, 0) || x == 0 || g == 0 || math.IsInf(g, 0) || g < 0x1p-1022 {
 		return g
@@ -147,14 +147,14 @@ func crExp(x float64) float64 {
 	return round64(v.SetMantExp(v, int(k)))
 }
 
-func crLog(x float64) float64 {
+func refLog(x float64) float64 {
 	if !(x > 0) || math.IsInf(x, 0) || x == 1 {
 		return math.Log(x)
 	}
 	return round64(lnBig(x))
 }
 
-func crLog2(x float64) float64 {
+func refLog2(x float64) float64 {
 	if !(x > 0) || math.IsInf(x, 0) {
 		return math.Log2(x)
 	}
@@ -172,11 +172,11 @@ var (
 	log10of2L = math.Float64frombits(0x3D59FEF311F12B36)
 )
 
-// crLog10 is log10 as the C library computes it, which is not correctly
+// log10With is log10 as the C library computes it, which is not correctly
 // rounded: x = m·2^k with m in [1, 2) (or [½, 1) when k < 0, taking one
-// off k), then k·log10(2) in two parts plus ln(m)/ln(10), with ln
-// correctly rounded.
-func crLog10(x float64) float64 {
+// off k), then k·log10(2) in two parts plus ln(m)/ln(10), with ln the
+// given correctly rounded natural logarithm.
+func log10With(ln func(float64) float64, x float64) float64 {
 	if !(x > 0) || math.IsInf(x, 0) || x == 1 {
 		return math.Log10(x)
 	}
@@ -188,7 +188,7 @@ func crLog10(x float64) float64 {
 		k++
 	}
 	y := float64(k)
-	z := y*log10of2L + invLn10*crLog(m)
+	z := y*log10of2L + invLn10*ln(m)
 	return z + y*log10of2H
 }
 
@@ -273,7 +273,7 @@ func trigArg(x float64) bool {
 	return !math.IsNaN(x) && !math.IsInf(x, 0) && x != 0
 }
 
-func crSin(x float64) float64 {
+func refSin(x float64) float64 {
 	if !trigArg(x) {
 		return math.Sin(x)
 	}
@@ -281,7 +281,7 @@ func crSin(x float64) float64 {
 	return round64(s)
 }
 
-func crCos(x float64) float64 {
+func refCos(x float64) float64 {
 	if !trigArg(x) {
 		return math.Cos(x)
 	}
@@ -289,7 +289,7 @@ func crCos(x float64) float64 {
 	return round64(c)
 }
 
-func crTan(x float64) float64 {
+func refTan(x float64) float64 {
 	if !trigArg(x) {
 		return math.Tan(x)
 	}
@@ -324,7 +324,7 @@ func atanBig(t *big.Float) *big.Float {
 	return v
 }
 
-func crAtan(x float64) float64 {
+func refAtan(x float64) float64 {
 	if math.IsNaN(x) || math.IsInf(x, 0) || x == 0 {
 		return math.Atan(x)
 	}
@@ -338,14 +338,14 @@ func asinBig(x float64) *big.Float {
 	return atanBig(b.Quo(b, d.Sqrt(d)))
 }
 
-func crAsin(x float64) float64 {
+func refAsin(x float64) float64 {
 	if math.IsNaN(x) || x == 0 || math.Abs(x) >= 1 {
 		return math.Asin(x)
 	}
 	return round64(asinBig(x))
 }
 
-func crAcos(x float64) float64 {
+func refAcos(x float64) float64 {
 	if math.IsNaN(x) || math.Abs(x) >= 1 {
 		return math.Acos(x)
 	}
@@ -353,7 +353,7 @@ func crAcos(x float64) float64 {
 	return round64(v.Sub(v, asinBig(x)))
 }
 
-func crAtan2(y, x float64) float64 {
+func refAtan2(y, x float64) float64 {
 	if math.IsNaN(x) || math.IsNaN(y) || math.IsInf(x, 0) || math.IsInf(y, 0) || x == 0 || y == 0 {
 		return math.Atan2(y, x)
 	}
