@@ -895,6 +895,17 @@ func (c *checker) unusedLocals() {
 	}
 }
 
+// valueInto reports a value x of type vt going where want is expected
+// (context names the place) that does not fit it: a declared `unknown`
+// not narrowed (unknownInto), or a value whose type the checker holds to
+// where it goes (checkable) and that fits no value of want (mismatch).
+func (c *checker) valueInto(x syntax.Expr, vt, want types.Type, context string) {
+	if c.unknownInto(x, vt, want, context) || !c.checkable(vt) || !known(want) || c.fits(x, vt, want) {
+		return
+	}
+	c.mismatch(x, context, want, vt)
+}
+
 // mismatch reports a value of type found where want is expected, in the
 // one format every context shares (docs/spec/newer.md §3.1):
 // "<context>: expected <want>, found <found>".

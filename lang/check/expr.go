@@ -981,12 +981,9 @@ func (c *checker) structFieldValue(t types.Type, name string, x syntax.Expr, vt 
 	if !ok || n.Decl.Kind != types.StructDecl || n.Decl.Node == nil {
 		return
 	}
-	f, ok := fieldNamed(types.StructFields(n), name)
-	context := "field `" + name + "` in struct `" + n.Decl.Name + "`"
-	if !ok || c.unknownInto(x, vt, f.Type, context) || !c.checkable(vt) || !known(f.Type) || c.fits(x, vt, f.Type) {
-		return
+	if f, ok := fieldNamed(types.StructFields(n), name); ok {
+		c.valueInto(x, vt, f.Type, "field `"+name+"` in struct `"+n.Decl.Name+"`")
 	}
-	c.mismatch(x, context, f.Type, vt)
 }
 
 // shapeFieldValue reports a value written to a field of a shape the
@@ -1008,11 +1005,7 @@ func (c *checker) shapeFieldValue(recv syntax.Expr, t types.Type, name string, x
 	if f.Optional {
 		want = types.Optional(want)
 	}
-	context := "field `" + name + "` in shape `" + sh.String() + "`"
-	if c.unknownInto(x, vt, want, context) || !c.checkable(vt) || !known(want) || c.fits(x, vt, want) {
-		return
-	}
-	c.mismatch(x, context, want, vt)
+	c.valueInto(x, vt, want, "field `"+name+"` in shape `"+sh.String()+"`")
 }
 
 // noField reports a read or write of a field the receiver's type does

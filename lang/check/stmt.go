@@ -805,10 +805,7 @@ func (c *checker) assign(s *syntax.AssignStmt) {
 		// an inferred Result keeps its sides only until it is reassigned
 		v.t = bindingType(v.t)
 	}
-	context := "assignment to `" + b.Name + "`"
-	if !c.unknownInto(s.Value, vt, v.t, context) && c.checkable(vt) && known(v.t) && !c.fits(s.Value, vt, v.t) {
-		c.mismatch(s.Value, context, v.t, vt)
-	}
+	c.valueInto(s.Value, vt, v.t, "assignment to `"+b.Name+"`")
 }
 
 // compoundNil reports a compound assignment `x op= e` with an operand
