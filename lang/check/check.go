@@ -1056,6 +1056,11 @@ func conversionHelp(at syntax.Expr, want, found types.Type) string {
 		if x.Raw || strings.ContainsAny(x.Value, "\n\t\"\\$") {
 			return "" // a text the program wrote with escapes, not rebuilt here
 		}
+		if fn == "to_int" || fn == "to_float" {
+			if _, err := strconv.ParseFloat(strings.TrimSpace(x.Value), 64); err != nil {
+				return "" // `to_int("big")` would not help
+			}
+		}
 		arg = strconv.Quote(x.Value)
 	case *syntax.Ident:
 		arg = x.Name

@@ -804,3 +804,19 @@ func TestDeclaredTwice(t *testing.T) {
 		t.Errorf("`_` twice: want no diagnostic, got %s", format(got))
 	}
 }
+
+// A conversion is suggested for a string literal only when the
+// conversion would succeed: `to_int("8080")`, never `to_int("big")`.
+func TestConversionHelpNumericStrings(t *testing.T) {
+	for src, want := range map[string]string{
+		"let port: int = \"8080\"\nprintln(port)":   "did you mean `to_int(\"8080\")`?",
+		"let r: float = \"0.5\"\nprintln(r)":        "did you mean `to_float(\"0.5\")`?",
+		"let port: int = \"eighty\"\nprintln(port)": "",
+		"let r: float = \"half\"\nprintln(r)":       "",
+	} {
+		d := checkSrc(t, src)
+		if len(d) != 1 || d[0].Help != want {
+			t.Errorf("%q: diagnostics %v, help %q; want help %q", src, d, d[0].Help, want)
+		}
+	}
+}
