@@ -300,6 +300,13 @@ func (s *Session) CheckFile(path string) (diag.List, error) {
 	return s.checkSource(path, src), nil
 }
 
+// CheckSource is CheckFile for source text that has no file of its own
+// (`harn check -` reads it from standard input); path names it in
+// diagnostics, and relative imports resolve from the working directory.
+func (s *Session) CheckSource(path string, src []byte) diag.List {
+	return s.checkSource(path, src)
+}
+
 // checkSource is CheckFile for source text named path.
 func (s *Session) checkSource(path string, src []byte) diag.List {
 	s.collect = &diag.List{}

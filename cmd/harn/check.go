@@ -19,7 +19,7 @@ import (
 // diagnostic goes to stderr; the exit status is 1 when any file has an
 // error (warnings alone exit 0 unless HARN_WARNINGS=error makes them
 // errors; HARN_WARNINGS=off drops them).
-func cmdCheck(args []string, stdout, stderr io.Writer) int {
+func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
 		fmt.Fprint(stdout, commandHelp["check"])
 		return 0
@@ -54,6 +54,10 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	var paths []string
 	status, promoted := 0, 0
 	for _, a := range args {
+		if a == "-" { // the program on standard input, once
+			paths = append(paths, stdinPath)
+			continue
+		}
 		files, ok := harnFilesOf(a, stderr)
 		if !ok {
 			status = 1
@@ -73,7 +77,19 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		}
 		// Argv as `harn run` has it, so check and run agree on what is defined.
 		s := interp.NewSession(interp.Options{Stderr: stderr, Argv: []string{}, StrictTypes: strict || fileStrict})
-		diags, err := s.CheckFile(path)
+		var diags diag.List
+		if path == stdinPath {
+			if stdin == nil {
+				continue // read already: a second `-` names the same program
+			}
+			var src []byte
+			if src, err = io.ReadAll(stdin); err == nil {
+				diags = s.CheckSource(path, src)
+			}
+			stdin = nil
+		} else {
+			diags, err = s.CheckFile(path)
+		}
 		if err != nil {
 			fmt.Fprintf(stderr, "error: cannot read %s: %s\n", path, stdlib.OSErrorText(err))
 			status = 1

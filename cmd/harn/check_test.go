@@ -298,3 +298,17 @@ func TestCheckStrictTypes(t *testing.T) {
 		t.Errorf("harn check under a bad strict_types: status %d\n%s", code, stderr)
 	}
 }
+
+// `harn check -` checks the program on standard input, named <stdin>.
+func TestCheckStandardInput(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"check", "-"}, strings.NewReader("println(1)\n"), &stdout, &stderr)
+	if code != 0 || stderr.Len() != 0 {
+		t.Errorf("a clean program: exit %d, stderr %q", code, stderr.String())
+	}
+	stderr.Reset()
+	code = run([]string{"check", "-", "-"}, strings.NewReader("let n: int = \"x\"\nprintln(n)\n"), &stdout, &stderr)
+	if code != 1 || !strings.Contains(stderr.String(), "--> <stdin>:1:14") || strings.Count(stderr.String(), "error") != 1 {
+		t.Errorf("a type error, stdin named twice: exit %d, stderr %q", code, stderr.String())
+	}
+}

@@ -67,7 +67,7 @@ func cmdFmt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				fmt.Fprintf(stderr, "error: reading standard input: %v\n", err)
 				return 1
 			}
-			out, err := format.Source("<stdin>", src)
+			out, err := format.Source(stdinPath, src)
 			if err != nil {
 				reportFmtError(stderr, err, src)
 				status = 1
@@ -75,7 +75,7 @@ func cmdFmt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 			if check {
 				if !bytes.Equal(out, src) {
-					fmt.Fprintln(stdout, "<stdin>")
+					fmt.Fprintln(stdout, stdinPath)
 					status = 1
 				}
 				continue

@@ -87,7 +87,7 @@ func runProfiled(string) (int, bool) { return execFull(os.Stderr), true }
 // check reports what the static phase of harn run does. Anything else
 // (a diagnostic, an option, a file that is not a regular file) is
 // harn-full's to report.
-func cmdCheck(args []string, _, stderr io.Writer) int {
+func cmdCheck(args []string, _ io.Reader, _, stderr io.Writer) int {
 	if len(args) == 0 {
 		return execFull(stderr)
 	}

@@ -60,6 +60,10 @@ serve mcp …): the memory ceiling of the scripts it runs (HARN_MAX_MEMORY).
 Run 'harn help COMMAND' for details on a command.
 `
 
+// stdinPath names a program read from standard input (`harn run -`,
+// `harn check -`, `harn fmt -`) in diagnostics.
+const stdinPath = "<stdin>"
+
 func main() {
 	if os.Getenv("GOGC") == "" {
 		// Scripts allocate many short-lived values; collecting less often
@@ -91,7 +95,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "test":
 		return cmdTest(args[1:], stdout, stderr)
 	case "check":
-		return cmdCheck(args[1:], stdout, stderr)
+		return cmdCheck(args[1:], stdin, stdout, stderr)
 	case "fmt":
 		return cmdFmt(args[1:], stdin, stdout, stderr)
 	case "init":
@@ -170,8 +174,8 @@ Result.Err result, 2 on an internal error, or the code passed to exit().
 
 Parse, resolve, type-check and compile each file and the modules it
 imports, without running anything. A PATH is a .harn file or a directory
-(every .harn file under it, hidden directories and node_modules skipped);
-with none, the working directory. Errors and warnings are printed to
+(every .harn file under it, hidden directories and node_modules skipped)
+or - (the program on standard input); with none, the working directory. Errors and warnings are printed to
 stderr with their location. Exit status: 0 when no file has an error
 (warnings alone are fine), 1 otherwise, 2 on a usage error.
 HARN_WARNINGS=error counts warnings as errors (for CI); =off hides them.

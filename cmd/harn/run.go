@@ -50,7 +50,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "error: cannot read standard input: %s\n", stdlib.OSErrorText(err))
 			return 1
 		}
-		path, src, args = "<stdin>", data, args[1:]
+		path, src, args = stdinPath, data, args[1:]
 	default:
 		var ok bool
 		if args, ok = fileFirst(args, commandHelp["run"], stderr); !ok {
