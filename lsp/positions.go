@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"strings"
-	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -130,7 +129,7 @@ func wordRange(lines []string, p syntax.Pos) protocol.Range {
 		line := []rune(lines[p.Line-1])
 		i := p.Col - 1
 		j := i
-		for j < len(line) && (unicode.IsLetter(line[j]) || unicode.IsDigit(line[j]) || line[j] == '_') {
+		for j < len(line) && syntax.IsIdentChar(line[j]) {
 			j++
 		}
 		if j > i {

@@ -211,7 +211,7 @@ func (s *scanner) Next() (lexer.Token, error) {
 			return s.ident(start), nil
 		case c >= utf8.RuneSelf:
 			r, _ := utf8.DecodeRuneInString(s.src[s.off:])
-			if unicode.IsLetter(r) {
+			if isIdentStart(r) {
 				return s.ident(start), nil
 			}
 			return lexer.Token{}, s.unexpected(start)
@@ -521,8 +521,27 @@ func (s *scanner) letterOrDigitAt(i int) bool {
 		return isDigit(c) || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 	}
 	r, _ := utf8.DecodeRuneInString(s.src[i:])
-	return unicode.IsLetter(r) || unicode.IsDigit(r)
+	return isIdentPart(r)
 }
+
+// isIdentStart reports whether r may start an identifier: a Unicode
+// alphabetic character (the Alphabetic property, as upstream's
+// char::is_alphabetic: letters, letter numbers such as 'Ⅻ' and the
+// other alphabetic marks such as Devanagari vowel signs) — '_' and ASCII
+// letters are handled by the caller (docs/spec/language.md §1.3).
+func isIdentStart(r rune) bool {
+	return unicode.IsLetter(r) || unicode.In(r, unicode.Nl, unicode.Other_Alphabetic)
+}
+
+// isIdentPart reports whether r may continue an identifier: alphabetic or
+// numeric (any number category, as char::is_alphanumeric).
+func isIdentPart(r rune) bool {
+	return isIdentStart(r) || unicode.IsNumber(r)
+}
+
+// IsIdentChar reports whether r may stand inside an identifier ('_',
+// alphabetic or numeric), for tools that find a word in source text.
+func IsIdentChar(r rune) bool { return r == '_' || isIdentPart(r) }
 
 func (s *scanner) ident(start lexer.Position) lexer.Token {
 	for s.off < len(s.src) {
@@ -536,7 +555,7 @@ func (s *scanner) ident(start lexer.Position) lexer.Token {
 			break
 		}
 		r, n := utf8.DecodeRuneInString(s.src[s.off:])
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+		if !isIdentPart(r) {
 			break
 		}
 		s.off += n
