@@ -33,6 +33,9 @@ type sched struct {
 	// before a task was spawned runs before it, and after it otherwise
 	// (readyEntry.seq, queued.seq).
 	queueSeq uint64
+	// startedSeq is the place in that queue of the task started last
+	// (StartNext queues a task there).
+	startedSeq uint64
 	// waiting is len(ready)+len(starts), read without mu by yield's fast path.
 	waiting atomic.Int32
 	// cur is the thread holding the lock (written only by the holder).
@@ -598,6 +601,7 @@ func (s *sched) popReady() chan struct{} {
 
 func (s *sched) popStart() Runner {
 	r := s.starts[0].r
+	s.startedSeq = s.starts[0].seq
 	s.starts[0] = queued{}
 	s.starts = s.starts[1:]
 	if len(s.starts) == 0 {
@@ -690,11 +694,28 @@ func (s *sched) start(r Runner) {
 	if !s.held {
 		s.held = true
 		s.handedAt = time.Now()
+		s.startedSeq = s.nextSeq()
 		s.mu.Unlock()
 		go s.runTasks(r)
 		return
 	}
 	s.starts = append(s.starts, queued{r: r, seq: s.nextSeq()})
+	s.waiting.Add(1)
+	s.mu.Unlock()
+}
+
+// startNext queues r in the place of the task starting now (called from
+// that task's start, lock held): ahead of everything queued since that
+// task was queued, as if r had been queued right behind it. Every entry
+// still queued came later, so r goes first in starts.
+func (s *sched) startNext(r Runner) {
+	s.mu.Lock()
+	if !s.held {
+		s.mu.Unlock()
+		s.start(r)
+		return
+	}
+	s.starts = slices.Insert(s.starts, 0, queued{r: r, seq: s.startedSeq})
 	s.waiting.Add(1)
 	s.mu.Unlock()
 }
@@ -775,6 +796,14 @@ func (f RunnerFunc) RunTask(th *Thread) bool { f(th); return true }
 // tasks start in the order they were queued.
 func (v *VM) Start(r Runner) {
 	v.sched.start(r)
+}
+
+// StartNext is Start for a task that belongs right behind the task
+// starting now (the next branch of a parallel, queued lazily as its
+// predecessor starts): it runs before the tasks and threads queued since
+// that task was queued, as it would had both been queued together.
+func (v *VM) StartNext(r Runner) {
+	v.sched.startNext(r)
 }
 
 // Current returns the thread holding the VM lock. Only the holder may

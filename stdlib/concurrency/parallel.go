@@ -108,7 +108,7 @@ func init() {
 		if stream {
 			p.stream, p.changed = true, make(chan struct{})
 		}
-		p.startMore()
+		p.startMore(false)
 		if p.finished == p.n {
 			close(p.allDone)
 		}
@@ -162,8 +162,14 @@ func iterableItems(th *vm.Thread, v vm.Value) (items []vm.Value, ok bool, err er
 // startMore queues the next branch, if the concurrency limit allows (lock
 // held). Only one branch waits in the scheduler's queue at a time; the
 // next is queued when it starts (branchStarted), so a parallel over many
-// items keeps just a few threads alive, whatever its size.
-func (p *parallelRun) startMore() {
+// items keeps just a few threads alive, whatever its size. next is set
+// when the branch before starts: the new branch then takes its place in
+// the scheduler's queue right behind it (vm.StartNext), so branches start
+// in the order they would had all been spawned at once, ahead of tasks
+// spawned or woken since (the branches of a nested parallel included);
+// a branch past the first max_concurrent, let in by one that ended,
+// queues as usual, as a task waiting for a free slot would be woken.
+func (p *parallelRun) startMore(next bool) {
 	if !p.halted && (!p.failed || p.limit == p.n) && p.queued == 0 && p.started < p.n && p.started-p.finished < p.limit {
 		i := p.started
 		p.started++
@@ -175,8 +181,13 @@ func (p *parallelRun) startMore() {
 		}
 		p.queued++
 		p.one[0] = arg
-		t := spawnTask(p.parent, p.fn, p.one[:], p.onDone)
+		t := newTask(p.parent, p.fn, p.one[:], p.onDone)
 		t.onStart = p.onStart
+		if next && i < p.limit { // one of the first max_concurrent: not let in by an ending branch
+			p.parent.VM().StartNext(t)
+		} else {
+			p.parent.VM().Start(t)
+		}
 		p.running[t] = i
 	}
 }
@@ -194,7 +205,7 @@ func (p *parallelRun) branchStarted(t *Task) {
 	if p.failed {
 		t.Cancel() // it runs until its first wait
 	}
-	p.startMore()
+	p.startMore(true)
 }
 
 // branchDone records a finished branch; it runs on the branch's thread
@@ -240,7 +251,7 @@ func (p *parallelRun) branchDone(t *Task) {
 	if p.stream && (r.err == nil || !isCancellation(r.err)) {
 		p.queue = append(p.queue, r)
 	}
-	p.startMore()
+	p.startMore(false)
 	if p.finished == p.started && (p.started == p.n || p.failed) {
 		p.parent.VM().WakeAll(p.allDone)
 	}

@@ -657,6 +657,10 @@ func acquire(th *vm.Thread, name, kind, key string, capacity int, mode lockMode,
 			break
 		}
 	}
+	// A waiter that gives up (timeout, cancellation, deadline) may have
+	// been what held back the ones queued behind it: a writer first in
+	// line keeps later readers waiting while the lock is only read-held.
+	l.wakeWaiters()
 	if err != nil {
 		return vm.Value{}, err
 	}

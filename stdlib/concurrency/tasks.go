@@ -153,6 +153,13 @@ type taskIDKey struct{}
 
 // spawnTask queues fn(args...) as a child task of th.
 func spawnTask(th *vm.Thread, fn vm.Value, args []vm.Value, onDone func(*Task)) *Task {
+	t := newTask(th, fn, args, onDone)
+	th.VM().Start(t)
+	return t
+}
+
+// newTask makes a task of th, a child of th, not yet queued to start.
+func newTask(th *vm.Thread, fn vm.Value, args []vm.Value, onDone func(*Task)) *Task {
 	ids := th.VM().Local(taskIDKey{}, func() any { return new(atomic.Int64) }).(*atomic.Int64)
 	t := &Task{id: ids.Add(1), parent: th, fn: fn, done: make(chan struct{}), onDone: onDone}
 	if len(args) == 1 {
@@ -164,7 +171,6 @@ func spawnTask(th *vm.Thread, fn vm.Value, args []vm.Value, onDone func(*Task)) 
 	t.inherit(th)
 	t.inheritContext(th)
 	th.AddChild(t)
-	th.VM().Start(t)
 	return t
 }
 
