@@ -71,17 +71,50 @@ func declareTool(th *vm.Thread, def *compiler.ToolDef, body vm.Value) (vm.Value,
 // form is unconstrained.
 func paramDefinition(p compiler.ToolParam) vm.Value {
 	b := vm.NewDictBuilder(2)
-	_, optional := p.Type.(*syntax.OptionalType)
-	if _, isNil := p.Type.(*syntax.NilType); isNil {
-		optional = true
-	}
 	if name := legacyName(p.Type); name != "" {
 		b.Set("type", vm.Str(name))
 	} else if schema, ok := jsonSchemaOf(p.Type); ok {
 		b.Set("schema", schema)
 	}
-	b.Set("required", vm.BoolOf(!p.HasDefault && !optional))
+	b.Set("required", vm.BoolOf(!p.HasDefault && !admitsNil(p.Type)))
 	return vm.Of(b.Build())
+}
+
+// admitsNil reports whether an annotation is optional: `T?`, `nil`, or a
+// union with a `nil` member (`string | nil` is the type `string?`).
+func admitsNil(t syntax.TypeExpr) bool {
+	switch optionalForm(t).(type) {
+	case *syntax.OptionalType, *syntax.NilType:
+		return true
+	}
+	return false
+}
+
+// optionalForm rewrites a union with `nil` members as the optional type of
+// its other members (`A | nil | B` is `(A | B)?`, `nil | nil` is `nil`), so
+// both spellings of an optional type derive one schema. Any other
+// annotation is returned as it is.
+func optionalForm(t syntax.TypeExpr) syntax.TypeExpr {
+	u, ok := t.(*syntax.UnionType)
+	if !ok {
+		return t
+	}
+	var rest []syntax.TypeExpr
+	for _, m := range u.Types {
+		if _, isNil := m.(*syntax.NilType); !isNil {
+			rest = append(rest, m)
+		}
+	}
+	switch {
+	case len(rest) == len(u.Types):
+		return t
+	case len(rest) == 0:
+		return &syntax.NilType{At: u.At}
+	case len(rest) == 1:
+		return &syntax.OptionalType{At: u.At, Elem: rest[0]}
+	default:
+		return &syntax.OptionalType{At: u.At, Elem: &syntax.UnionType{At: u.At, Types: rest}}
+	}
 }
 
 // legacyName is the legacy type name of a plain annotation, "" for any
@@ -126,7 +159,7 @@ func jsonSchemaOf(t syntax.TypeExpr) (vm.Value, bool) {
 		}
 		return vm.Of(b.Build())
 	}
-	switch t := t.(type) {
+	switch t := optionalForm(t).(type) {
 	case *syntax.NilType:
 		return schema("type", vm.Str("null")), true
 	case *syntax.OptionalType:
@@ -191,7 +224,10 @@ func jsonSchemaOf(t syntax.TypeExpr) (vm.Value, bool) {
 				fs = vm.Of(vm.NewDict()) // no JSON form: any value
 			}
 			props.Set(f.Name, fs)
-			if _, opt := f.Type.(*syntax.OptionalType); !f.Optional && !opt {
+			// A field written `name: T?` is a required key whose value may
+			// be null (docs/spec/newer.md §2.22, shape → schema), as the
+			// handler's own parameter check requires the key.
+			if !f.Optional {
 				required = append(required, vm.Str(f.Name))
 			}
 		}
