@@ -246,6 +246,14 @@ func jsonSchemaOf(t syntax.TypeExpr) (vm.Value, bool) {
 		case "string":
 			return schema("type", vm.Str("string")), true
 		case "dict":
+			// dict<string, V>: every value is a V, as the handler's
+			// parameter check requires (the exports mapping of
+			// docs/spec/registry.md §8.4).
+			if len(t.Args) == 2 {
+				if values, ok := jsonSchemaOf(t.Args[1]); ok {
+					return schema("type", vm.Str("object"), "additionalProperties", values), true
+				}
+			}
 			return schema("type", vm.Str("object")), true
 		case "list":
 			if len(t.Args) == 1 {
