@@ -178,34 +178,42 @@ func jsonSchemaOf(t syntax.TypeExpr) (vm.Value, bool) {
 				return vm.Of(out), true
 			}
 		}
+		if any, ok := d.Get("anyOf"); ok && d.Len() == 1 {
+			// (A | B)? is one anyOf with null among the members
+			l, _ := any.AsList()
+			return schema("anyOf", vm.Of(vm.NewList(append(append([]vm.Value(nil), l.Items()...), schema("type", vm.Str("null")))))), true
+		}
 		return schema("anyOf", vm.Of(vm.NewList([]vm.Value{inner, schema("type", vm.Str("null"))}))), true
 	case *syntax.LiteralType:
 		return jsonSchemaOf(&syntax.UnionType{At: t.At, Types: []syntax.TypeExpr{t}})
 	case *syntax.UnionType:
-		var values []vm.Value
-		kind := ""
+		if enum, ok := literalEnum(t, schema); ok {
+			return enum, true
+		}
+		// Any other union admits a value of any member: anyOf, as the
+		// exports surface maps it (docs/spec/registry.md §8.4), when
+		// every member has a JSON form.
+		var members []vm.Value
 		for _, m := range t.Types {
-			lit, ok := m.(*syntax.LiteralType)
+			ms, ok := jsonSchemaOf(m)
 			if !ok {
 				return vm.Value{}, false
 			}
-			k := "integer"
-			v := vm.Value{}
-			switch x := lit.Value.(type) {
-			case string:
-				k, v = "string", vm.Str(x)
-			case int64:
-				v = vm.IntOf(x)
-			default:
-				return vm.Value{}, false
-			}
-			if kind != "" && kind != k {
-				return vm.Value{}, false
-			}
-			kind = k
-			values = append(values, v)
+			members = append(members, ms)
 		}
-		return schema("type", vm.Str(kind), "enum", vm.Of(vm.NewList(values))), true
+		return schema("anyOf", vm.Of(vm.NewList(members))), true
+	case *syntax.InterType:
+		// `A & B` is allOf (docs/spec/newer.md §2.22); a member with no
+		// JSON form constrains nothing.
+		var members []vm.Value
+		for _, m := range t.Types {
+			ms, ok := jsonSchemaOf(m)
+			if !ok {
+				ms = vm.Of(vm.NewDict())
+			}
+			members = append(members, ms)
+		}
+		return schema("allOf", vm.Of(vm.NewList(members))), true
 	case *syntax.ListType:
 		items, ok := jsonSchemaOf(t.Elem)
 		if !ok {
@@ -263,6 +271,35 @@ func jsonSchemaOf(t syntax.TypeExpr) (vm.Value, bool) {
 		}
 	}
 	return vm.Value{}, false
+}
+
+// literalEnum is the enum schema of a union of literals of one kind
+// (`"x" | "y"`, `1 | 2`), false for any other union.
+func literalEnum(t *syntax.UnionType, schema func(kv ...any) vm.Value) (vm.Value, bool) {
+	var values []vm.Value
+	kind := ""
+	for _, m := range t.Types {
+		lit, ok := m.(*syntax.LiteralType)
+		if !ok {
+			return vm.Value{}, false
+		}
+		k := "integer"
+		v := vm.Value{}
+		switch x := lit.Value.(type) {
+		case string:
+			k, v = "string", vm.Str(x)
+		case int64:
+			v = vm.IntOf(x)
+		default:
+			return vm.Value{}, false
+		}
+		if kind != "" && kind != k {
+			return vm.Value{}, false
+		}
+		kind = k
+		values = append(values, v)
+	}
+	return schema("type", vm.Str(kind), "enum", vm.Of(vm.NewList(values))), true
 }
 
 // positional turns the validated argument object into the body's
