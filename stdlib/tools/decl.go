@@ -257,7 +257,7 @@ func jsonSchemaOf(t syntax.TypeExpr) (vm.Value, bool) {
 			// dict<string, V>: every value is a V, as the handler's
 			// parameter check requires (the exports mapping of
 			// docs/spec/registry.md §8.4).
-			if len(t.Args) == 2 {
+			if k, isNamed := dictKey(t); isNamed && k == "string" {
 				if values, ok := jsonSchemaOf(t.Args[1]); ok {
 					return schema("type", vm.Str("object"), "additionalProperties", values), true
 				}
@@ -271,6 +271,18 @@ func jsonSchemaOf(t syntax.TypeExpr) (vm.Value, bool) {
 		}
 	}
 	return vm.Value{}, false
+}
+
+// dictKey is the name of a `dict<K, V>` annotation's key type.
+func dictKey(t *syntax.NamedType) (string, bool) {
+	if len(t.Args) != 2 {
+		return "", false
+	}
+	k, ok := t.Args[0].(*syntax.NamedType)
+	if !ok {
+		return "", false
+	}
+	return k.Name, true
 }
 
 // literalEnum is the enum schema of a union of literals of one kind
