@@ -449,6 +449,63 @@ func structDef(d *syntax.StructDecl) *StructDef {
 // substType is t with each named type of sub replaced by its argument:
 // the body of a generic alias instantiated. Forms a run-time check does
 // not read are returned as they are.
+// expandAliases is t with every `type` alias it names replaced by the
+// alias's body (a generic alias with its type arguments put in), so a
+// tool declaration derives the JSON Schema of what an alias stands for,
+// as the exports surface inlines aliases (docs/spec/registry.md §8.4). A
+// recursive alias stays a name (no JSON form).
+func (c *compiler) expandAliases(t syntax.TypeExpr, seen map[string]bool) syntax.TypeExpr {
+	switch t := t.(type) {
+	case *syntax.NamedType:
+		if a, ok := c.aliases[t.Name]; ok && len(a.TypeParams) == len(t.Args) && !seen[t.Name] && !(len(t.Args) == 0 && c.isTypeParam(t.Name)) {
+			body := a.Type
+			if len(a.TypeParams) > 0 {
+				sub := map[string]syntax.TypeExpr{}
+				for i, p := range a.TypeParams {
+					sub[p.Name] = t.Args[i]
+				}
+				body = substType(body, sub)
+			}
+			inner := map[string]bool{t.Name: true}
+			for k := range seen {
+				inner[k] = true
+			}
+			return c.expandAliases(body, inner)
+		}
+		if len(t.Args) == 0 {
+			return t
+		}
+		n := &syntax.NamedType{At: t.At, Name: t.Name}
+		for _, a := range t.Args {
+			n.Args = append(n.Args, c.expandAliases(a, seen))
+		}
+		return n
+	case *syntax.ListType:
+		return &syntax.ListType{At: t.At, Elem: c.expandAliases(t.Elem, seen)}
+	case *syntax.OptionalType:
+		return &syntax.OptionalType{At: t.At, Elem: c.expandAliases(t.Elem, seen)}
+	case *syntax.UnionType:
+		u := &syntax.UnionType{At: t.At}
+		for _, m := range t.Types {
+			u.Types = append(u.Types, c.expandAliases(m, seen))
+		}
+		return u
+	case *syntax.InterType:
+		in := &syntax.InterType{At: t.At}
+		for _, m := range t.Types {
+			in.Types = append(in.Types, c.expandAliases(m, seen))
+		}
+		return in
+	case *syntax.ShapeType:
+		sh := &syntax.ShapeType{At: t.At, Rest: t.Rest}
+		for _, f := range t.Fields {
+			sh.Fields = append(sh.Fields, &syntax.ShapeField{At: f.At, Name: f.Name, Optional: f.Optional, Type: c.expandAliases(f.Type, seen)})
+		}
+		return sh
+	}
+	return t
+}
+
 func substType(t syntax.TypeExpr, sub map[string]syntax.TypeExpr) syntax.TypeExpr {
 	switch t := t.(type) {
 	case *syntax.NamedType:

@@ -18,11 +18,18 @@ func init() {
 		func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 			return vm.Of(lib.StrList(stateOf(th).capabilityNames())), nil
 		})
-	lib.Def("host_has", "host_has(name)", "whether host_call(name, …) would be answered (by the host or a mock)",
+	lib.Def("host_has", "host_has(name, operation?)", "whether host_call(name, …) would be answered (by the host or a mock); upstream's host_has(capability, operation) asks for \"capability.operation\", as its host_mock(capability, operation, response) names it",
 		func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 			name, ok := args.Str(0)
 			if !ok {
 				return vm.False, nil
+			}
+			if args.Given(1) {
+				op, ok := args.Str(1)
+				if !ok {
+					return vm.False, nil
+				}
+				name += "." + op
 			}
 			for _, n := range stateOf(th).capabilityNames() {
 				if n == name {

@@ -71,17 +71,50 @@ func declareTool(th *vm.Thread, def *compiler.ToolDef, body vm.Value) (vm.Value,
 // form is unconstrained.
 func paramDefinition(p compiler.ToolParam) vm.Value {
 	b := vm.NewDictBuilder(2)
-	_, optional := p.Type.(*syntax.OptionalType)
-	if _, isNil := p.Type.(*syntax.NilType); isNil {
-		optional = true
-	}
 	if name := legacyName(p.Type); name != "" {
 		b.Set("type", vm.Str(name))
 	} else if schema, ok := jsonSchemaOf(p.Type); ok {
 		b.Set("schema", schema)
 	}
-	b.Set("required", vm.BoolOf(!p.HasDefault && !optional))
+	b.Set("required", vm.BoolOf(!p.HasDefault && !admitsNil(p.Type)))
 	return vm.Of(b.Build())
+}
+
+// admitsNil reports whether an annotation is optional: `T?`, `nil`, or a
+// union with a `nil` member (`string | nil` is the type `string?`).
+func admitsNil(t syntax.TypeExpr) bool {
+	switch optionalForm(t).(type) {
+	case *syntax.OptionalType, *syntax.NilType:
+		return true
+	}
+	return false
+}
+
+// optionalForm rewrites a union with `nil` members as the optional type of
+// its other members (`A | nil | B` is `(A | B)?`, `nil | nil` is `nil`), so
+// both spellings of an optional type derive one schema. Any other
+// annotation is returned as it is.
+func optionalForm(t syntax.TypeExpr) syntax.TypeExpr {
+	u, ok := t.(*syntax.UnionType)
+	if !ok {
+		return t
+	}
+	var rest []syntax.TypeExpr
+	for _, m := range u.Types {
+		if _, isNil := m.(*syntax.NilType); !isNil {
+			rest = append(rest, m)
+		}
+	}
+	switch {
+	case len(rest) == len(u.Types):
+		return t
+	case len(rest) == 0:
+		return &syntax.NilType{At: u.At}
+	case len(rest) == 1:
+		return &syntax.OptionalType{At: u.At, Elem: rest[0]}
+	default:
+		return &syntax.OptionalType{At: u.At, Elem: &syntax.UnionType{At: u.At, Types: rest}}
+	}
 }
 
 // legacyName is the legacy type name of a plain annotation, "" for any
@@ -126,7 +159,7 @@ func jsonSchemaOf(t syntax.TypeExpr) (vm.Value, bool) {
 		}
 		return vm.Of(b.Build())
 	}
-	switch t := t.(type) {
+	switch t := optionalForm(t).(type) {
 	case *syntax.NilType:
 		return schema("type", vm.Str("null")), true
 	case *syntax.OptionalType:
@@ -145,34 +178,42 @@ func jsonSchemaOf(t syntax.TypeExpr) (vm.Value, bool) {
 				return vm.Of(out), true
 			}
 		}
+		if any, ok := d.Get("anyOf"); ok && d.Len() == 1 {
+			// (A | B)? is one anyOf with null among the members
+			l, _ := any.AsList()
+			return schema("anyOf", vm.Of(vm.NewList(append(append([]vm.Value(nil), l.Items()...), schema("type", vm.Str("null")))))), true
+		}
 		return schema("anyOf", vm.Of(vm.NewList([]vm.Value{inner, schema("type", vm.Str("null"))}))), true
 	case *syntax.LiteralType:
 		return jsonSchemaOf(&syntax.UnionType{At: t.At, Types: []syntax.TypeExpr{t}})
 	case *syntax.UnionType:
-		var values []vm.Value
-		kind := ""
+		if enum, ok := literalEnum(t, schema); ok {
+			return enum, true
+		}
+		// Any other union admits a value of any member: anyOf, as the
+		// exports surface maps it (docs/spec/registry.md §8.4), when
+		// every member has a JSON form.
+		var members []vm.Value
 		for _, m := range t.Types {
-			lit, ok := m.(*syntax.LiteralType)
+			ms, ok := jsonSchemaOf(m)
 			if !ok {
 				return vm.Value{}, false
 			}
-			k := "integer"
-			v := vm.Value{}
-			switch x := lit.Value.(type) {
-			case string:
-				k, v = "string", vm.Str(x)
-			case int64:
-				v = vm.IntOf(x)
-			default:
-				return vm.Value{}, false
-			}
-			if kind != "" && kind != k {
-				return vm.Value{}, false
-			}
-			kind = k
-			values = append(values, v)
+			members = append(members, ms)
 		}
-		return schema("type", vm.Str(kind), "enum", vm.Of(vm.NewList(values))), true
+		return schema("anyOf", vm.Of(vm.NewList(members))), true
+	case *syntax.InterType:
+		// `A & B` is allOf (docs/spec/newer.md §2.22); a member with no
+		// JSON form constrains nothing.
+		var members []vm.Value
+		for _, m := range t.Types {
+			ms, ok := jsonSchemaOf(m)
+			if !ok {
+				ms = vm.Of(vm.NewDict())
+			}
+			members = append(members, ms)
+		}
+		return schema("allOf", vm.Of(vm.NewList(members))), true
 	case *syntax.ListType:
 		items, ok := jsonSchemaOf(t.Elem)
 		if !ok {
@@ -191,7 +232,10 @@ func jsonSchemaOf(t syntax.TypeExpr) (vm.Value, bool) {
 				fs = vm.Of(vm.NewDict()) // no JSON form: any value
 			}
 			props.Set(f.Name, fs)
-			if _, opt := f.Type.(*syntax.OptionalType); !f.Optional && !opt {
+			// A field written `name: T?` is a required key whose value may
+			// be null (docs/spec/newer.md §2.22, shape → schema), as the
+			// handler's own parameter check requires the key.
+			if !f.Optional {
 				required = append(required, vm.Str(f.Name))
 			}
 		}
@@ -210,6 +254,14 @@ func jsonSchemaOf(t syntax.TypeExpr) (vm.Value, bool) {
 		case "string":
 			return schema("type", vm.Str("string")), true
 		case "dict":
+			// dict<string, V>: every value is a V, as the handler's
+			// parameter check requires (the exports mapping of
+			// docs/spec/registry.md §8.4).
+			if k, isNamed := dictKey(t); isNamed && k == "string" {
+				if values, ok := jsonSchemaOf(t.Args[1]); ok {
+					return schema("type", vm.Str("object"), "additionalProperties", values), true
+				}
+			}
 			return schema("type", vm.Str("object")), true
 		case "list":
 			if len(t.Args) == 1 {
@@ -219,6 +271,47 @@ func jsonSchemaOf(t syntax.TypeExpr) (vm.Value, bool) {
 		}
 	}
 	return vm.Value{}, false
+}
+
+// dictKey is the name of a `dict<K, V>` annotation's key type.
+func dictKey(t *syntax.NamedType) (string, bool) {
+	if len(t.Args) != 2 {
+		return "", false
+	}
+	k, ok := t.Args[0].(*syntax.NamedType)
+	if !ok {
+		return "", false
+	}
+	return k.Name, true
+}
+
+// literalEnum is the enum schema of a union of literals of one kind
+// (`"x" | "y"`, `1 | 2`), false for any other union.
+func literalEnum(t *syntax.UnionType, schema func(kv ...any) vm.Value) (vm.Value, bool) {
+	var values []vm.Value
+	kind := ""
+	for _, m := range t.Types {
+		lit, ok := m.(*syntax.LiteralType)
+		if !ok {
+			return vm.Value{}, false
+		}
+		k := "integer"
+		v := vm.Value{}
+		switch x := lit.Value.(type) {
+		case string:
+			k, v = "string", vm.Str(x)
+		case int64:
+			v = vm.IntOf(x)
+		default:
+			return vm.Value{}, false
+		}
+		if kind != "" && kind != k {
+			return vm.Value{}, false
+		}
+		kind = k
+		values = append(values, v)
+	}
+	return schema("type", vm.Str(kind), "enum", vm.Of(vm.NewList(values))), true
 }
 
 // positional turns the validated argument object into the body's
