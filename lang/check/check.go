@@ -31,6 +31,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/harnlang/harn/internal/numtext"
 	"github.com/harnlang/harn/lang/diag"
 	"github.com/harnlang/harn/lang/resolve"
 	"github.com/harnlang/harn/lang/syntax"
@@ -1056,10 +1057,13 @@ func conversionHelp(at syntax.Expr, want, found types.Type) string {
 		if x.Raw || strings.ContainsAny(x.Value, "\n\t\"\\$") {
 			return "" // a text the program wrote with escapes, not rebuilt here
 		}
-		if fn == "to_int" || fn == "to_float" {
-			if _, err := strconv.ParseFloat(strings.TrimSpace(x.Value), 64); err != nil {
-				return "" // `to_int("big")` would not help
-			}
+		// only a text the conversion reads: `to_int("big")` or
+		// `to_int("1.5")` would give nil
+		if _, isInt := numtext.Int(x.Value); fn == "to_int" && !isInt {
+			return ""
+		}
+		if _, isNum := numtext.Float(x.Value); fn == "to_float" && !isNum {
+			return ""
 		}
 		arg = strconv.Quote(x.Value)
 	case *syntax.Ident:

@@ -813,10 +813,18 @@ func TestConversionHelpNumericStrings(t *testing.T) {
 		"let r: float = \"0.5\"\nprintln(r)":        "did you mean `to_float(\"0.5\")`?",
 		"let port: int = \"eighty\"\nprintln(port)": "",
 		"let r: float = \"half\"\nprintln(r)":       "",
+		// what to_int and to_float read (docs/spec/newer.md §2.12), no more
+		"let n: int = \" 12 \"\nprintln(n)":    "did you mean `to_int(\" 12 \")`?",
+		"let n: int = \"1.5\"\nprintln(n)":     "",
+		"let n: int = \"NaN\"\nprintln(n)":     "",
+		"let n: int = \"1e3\"\nprintln(n)":     "",
+		"let r: float = \"inf\"\nprintln(r)":   "did you mean `to_float(\"inf\")`?",
+		"let r: float = \"0x1p3\"\nprintln(r)": "",
+		"let r: float = \"1_000\"\nprintln(r)": "",
 	} {
 		d := checkSrc(t, src)
 		if len(d) != 1 || d[0].Help != want {
-			t.Errorf("%q: diagnostics %v, help %q; want help %q", src, d, d[0].Help, want)
+			t.Errorf("%q: diagnostics %s; want one with help %q", src, format(d), want)
 		}
 	}
 }

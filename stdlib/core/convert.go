@@ -1,12 +1,10 @@
 package core
 
 import (
-	"errors"
 	"fmt"
 	"math"
-	"strconv"
-	"strings"
 
+	"github.com/harnlang/harn/internal/numtext"
 	"github.com/harnlang/harn/stdlib/internal/decimal"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
@@ -86,8 +84,8 @@ func fnv1a(s string) int64 {
 func toInt(v vm.Value) vm.Value {
 	if x, ok := v.AsString(); ok {
 		// docs/spec/newer.md §2.12: surrounding whitespace is trimmed first
-		n, err := strconv.ParseInt(strings.TrimSpace(x.Go()), 10, 64)
-		if err != nil {
+		n, ok := numtext.Int(x.Go())
+		if !ok {
 			return vm.Nil
 		}
 		return vm.IntOf(n)
@@ -119,7 +117,7 @@ func toInt(v vm.Value) vm.Value {
 
 func toFloatValue(v vm.Value) vm.Value {
 	if x, ok := v.AsString(); ok {
-		if f, ok := parseDecimal(strings.TrimSpace(x.Go())); ok {
+		if f, ok := numtext.Float(x.Go()); ok {
 			return vm.FloatOf(f)
 		}
 	}
@@ -133,27 +131,6 @@ func toFloatValue(v vm.Value) vm.Value {
 		return x.ToFloat()
 	}
 	return vm.Nil
-}
-
-// parseDecimal accepts the float syntax of to_float: optional sign, digits
-// with an optional fraction, an optional exponent, or inf/infinity/nan.
-// Go's parser also takes hex floats and `_` separators, which are refused.
-func parseDecimal(s string) (float64, bool) {
-	if s == "" || strings.ContainsAny(s, "_xXpP") {
-		return 0, false
-	}
-	if t := strings.ToLower(strings.TrimPrefix(strings.TrimPrefix(s, "+"), "-")); t == "nan" {
-		return math.NaN(), true
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		var ne *strconv.NumError
-		if errors.As(err, &ne) && ne.Err == strconv.ErrRange {
-			return f, true
-		}
-		return 0, false
-	}
-	return f, true
 }
 
 // length is len(v): chars of a string, bytes, elements of collections and

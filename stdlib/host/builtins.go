@@ -154,11 +154,6 @@ func operationForm(args vm.Args) (string, bool) {
 	return op, true
 }
 
-func isOperationForm(args vm.Args) bool {
-	_, ok := operationForm(args)
-	return ok
-}
-
 // resultOrError reports whether an operation-form response is upstream's
 // {result} / {error} record rather than a plain dict answer.
 func resultOrError(d *vm.Dict) bool {
@@ -177,7 +172,8 @@ func builtinHostMock(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return vm.Value{}, vm.Throwf("host_mock: a response (or a function of the args) is required")
 	}
 	m := &mock{response: args.At(1), parameters: vm.Nil}
-	if op, ok := operationForm(args); ok {
+	op, opForm := operationForm(args)
+	if opForm {
 		// host_mock(capability, operation, response): upstream's form
 		name, m.response = name+"."+op, args.At(2)
 		if d, ok := m.response.AsDict(); ok && resultOrError(d) {
@@ -192,7 +188,7 @@ func builtinHostMock(th *vm.Thread, args vm.Args) (vm.Value, error) {
 	if vm.IsCallable(m.response) {
 		m.fn = m.response
 	}
-	if args.Given(2) && !isOperationForm(args) {
+	if args.Given(2) && !opForm {
 		d, ok := args.Dict(2)
 		if !ok {
 			return vm.Value{}, vm.Throwf("host_mock: options must be a dict, got %s", args.At(2).Type())
