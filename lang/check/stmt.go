@@ -462,7 +462,8 @@ func (c *checker) declaredElementType(x syntax.Expr, vt types.Type) types.Type {
 	if vt == nil || !c.declaredElement(x) {
 		return nil
 	}
-	switch t := types.RemoveNil(vt).(type) {
+	// widened, the fallback literal of `m[k] ?? {n: 0}` is the record's type
+	switch t := types.RemoveNil(types.Widen(vt)).(type) {
 	case *types.Shape:
 		if !t.Open && len(t.Fields) > 0 {
 			return t
@@ -488,6 +489,9 @@ func (c *checker) declaredElement(x syntax.Expr) bool {
 		return c.declaredElement(e.X)
 	case *syntax.IndexExpr:
 		return c.declaredPath(e.X) || c.declaredCall(e.X) || c.declaredElement(e.X)
+	case *syntax.BinaryExpr:
+		// `by[k] ?? []`: the fallback joins the element's type
+		return e.Op == "??" && c.declaredElement(e.X)
 	}
 	return false
 }
