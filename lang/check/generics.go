@@ -131,7 +131,8 @@ func infer(pt, at types.Type, own map[*types.TypeParam]bool, bind map[*types.Typ
 		}
 		var rest []types.Type
 		ms := []types.Type{at}
-		if u, ok := at.(*types.Union); ok {
+		if u, ok := types.Underlying(at).(*types.Union); ok {
+			// also through an alias (`Option<int>` of `type Option<T> = T | nil`)
 			ms = u.Types
 		}
 		for _, m := range ms {
