@@ -119,16 +119,24 @@ func (c *checker) declaredDerived(x syntax.Expr) bool {
 	if !ok || e.Optional {
 		return false
 	}
-	switch types.Underlying(c.quietType(e.X)).(type) {
+	var elem types.Type
+	switch t := types.Underlying(c.quietType(e.X)).(type) {
 	case *types.List:
 		if !listSameResults[e.Name] {
 			return false
 		}
+		elem = t.Elem
 	case *types.Dict:
 		if e.Name != "values" {
 			return false
 		}
+		elem = t.Value
 	default:
+		return false
+	}
+	if nilable(elem) {
+		// `xs.filter({ x -> x != nil })` of a `list<int?>` holds no nil,
+		// which the element type does not say: left to the lenient rules
 		return false
 	}
 	return c.declaredPath(e.X) || c.declaredCall(e.X) || c.declaredDerived(e.X)
