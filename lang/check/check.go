@@ -172,8 +172,10 @@ type variable struct {
 	// annotated: the type was written in the program (a let annotation or
 	// a parameter type), so nil safety applies to it.
 	annotated bool
-	// projected: initialised with a `pick` of constant keys, so its
-	// shape is as stated as an annotation (docs/spec/newer.md §2.2).
+	// projected: initialised with a `pick` of constant keys (docs/spec/newer.md
+	// §2.2), or with a record read by index from a declared container, and
+	// never reassigned, so its shape's fields are as stated as an
+	// annotation's (an undeclared field is an error, §3.6).
 	projected bool
 	// owned: annotated `owned<T>`, dropped at the end of its scope
 	// (docs/spec/newer.md §2.25).

@@ -101,9 +101,47 @@ func infer(pt, at types.Type, own map[*types.TypeParam]bool, bind map[*types.Typ
 			infer(p.Elem, a.Elem, own, bind)
 		}
 	case *types.Dict:
-		if a, ok := types.Underlying(at).(*types.Dict); ok {
+		switch a := types.Underlying(at).(type) {
+		case *types.Dict:
 			infer(p.Key, a.Key, own, bind)
 			infer(p.Value, a.Value, own, bind)
+		case *types.Shape:
+			// a dict literal's fields are the dict's values
+			if !a.Open {
+				for _, f := range a.Fields {
+					infer(p.Value, f.Type, own, bind)
+				}
+			}
+		}
+	case *types.Union:
+		// `T?` (or `T | nil`) against an `X?` or an `X`: T is X, the
+		// argument without the members the union states itself
+		var open types.Type
+		for _, m := range p.Types {
+			if concrete(m) {
+				continue
+			}
+			if open != nil {
+				return // two generic members: no single way to split
+			}
+			open = m
+		}
+		if open == nil {
+			return
+		}
+		var rest []types.Type
+		ms := []types.Type{at}
+		if u, ok := types.Underlying(at).(*types.Union); ok {
+			// also through an alias (`Option<int>` of `type Option<T> = T | nil`)
+			ms = u.Types
+		}
+		for _, m := range ms {
+			if !containsType(p.Types, m) {
+				rest = append(rest, m)
+			}
+		}
+		if len(rest) > 0 {
+			infer(open, types.NewUnion(rest...), own, bind)
 		}
 	case *types.Iter:
 		switch a := types.Underlying(at).(type) {
@@ -422,6 +460,16 @@ func (c *checker) implAssocTypes(im *syntax.ImplBlock) {
 func (c *checker) declaresAssoc(name string) bool {
 	for _, d := range c.env.Decls() {
 		if _, ok := d.AssocType(name); ok && d.Kind == types.InterfaceDecl {
+			return true
+		}
+	}
+	return false
+}
+
+// containsType reports whether ts has a member identical to t.
+func containsType(ts []types.Type, t types.Type) bool {
+	for _, x := range ts {
+		if types.Identical(x, t) {
 			return true
 		}
 	}

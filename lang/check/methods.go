@@ -64,6 +64,15 @@ func (c *checker) builtinMethodResult(e *syntax.MethodCall, recv types.Type) typ
 		if r.Base() == types.String {
 			kind, t = "string", stringMethodResults[e.Name]
 		}
+	case *types.Dict:
+		// a dict's keys are strings (docs/spec/builtins.md §3.8), its
+		// values of its value type
+		switch e.Name {
+		case "keys":
+			kind, t = "dict", &types.List{Elem: types.String}
+		case "values":
+			kind, t = "dict", &types.List{Elem: r.Value}
+		}
 	case *types.List:
 		kind, t = "list", listMethodResults[e.Name]
 		if t == nil && listSameResults[e.Name] {
@@ -98,4 +107,37 @@ func (c *checker) mappedList(f syntax.Expr) types.Type {
 		}
 	}
 	return anyList
+}
+
+// declaredDerived reports a method call that gives a list of the
+// elements of a receiver whose type the program declared (`xs.filter(f)`,
+// `xs.sorted()` with `xs: list<T>`, `d.values()` with `d: dict<string,
+// V>`, chains of them): its element type is the program's, as the
+// receiver's is.
+func (c *checker) declaredDerived(x syntax.Expr) bool {
+	e, ok := x.(*syntax.MethodCall)
+	if !ok || e.Optional {
+		return false
+	}
+	var elem types.Type
+	switch t := types.Underlying(c.quietType(e.X)).(type) {
+	case *types.List:
+		if !listSameResults[e.Name] {
+			return false
+		}
+		elem = t.Elem
+	case *types.Dict:
+		if e.Name != "values" {
+			return false
+		}
+		elem = t.Value
+	default:
+		return false
+	}
+	if nilable(elem) {
+		// `xs.filter({ x -> x != nil })` of a `list<int?>` holds no nil,
+		// which the element type does not say: left to the lenient rules
+		return false
+	}
+	return c.declaredPath(e.X) || c.declaredCall(e.X) || c.declaredDerived(e.X)
 }

@@ -31,6 +31,11 @@ func (c *checker) binary(e *syntax.BinaryExpr) types.Type {
 		return types.Bool
 	case "??":
 		c.joinBranches(e, nil, c.branchOf(e.X, types.RemoveNil(x)), c.branchOf(e.Y, y))
+		if emptyFallback(types.RemoveNil(x), e.Y) {
+			// `xs ?? []` with `xs: list<T>?` is a list<T>: an empty
+			// literal holds no element of another type
+			return types.RemoveNil(x)
+		}
 		return types.NewUnion(types.RemoveNil(x), y)
 	}
 	return c.arith(e.Op, x, y, e.At)
@@ -216,4 +221,21 @@ func (c *checker) compare(op string, x, y types.Type, pos syntax.Pos) {
 		return
 	}
 	c.warnf(pos, "Comparing %s with %s using '%s' may give unexpected results", l, r, op)
+}
+
+// emptyFallback reports an empty list or dict literal y (`[]`, `{}`) given
+// as the fallback of a list or dict x.
+func emptyFallback(x types.Type, y syntax.Expr) bool {
+	switch t := types.Underlying(x).(type) {
+	case *types.List:
+		l, ok := y.(*syntax.ListLit)
+		return ok && len(l.Elems) == 0
+	case *types.Dict:
+		d, ok := y.(*syntax.DictLit)
+		return ok && len(d.Entries) == 0
+	case *types.Shape:
+		d, ok := y.(*syntax.DictLit)
+		return ok && len(d.Entries) == 0 && t.Open
+	}
+	return false
 }

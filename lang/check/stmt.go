@@ -377,10 +377,17 @@ func (c *checker) let(s *syntax.LetStmt) {
 				// binding, as where the call itself goes (docs/spec/newer.md §3.3)
 				v.t, v.annotated = vt, true
 			}
-			if l, ok := vt.(*types.List); ok && (c.keepsElems(l) || c.typedCall(s.Value)) && kept {
+			if l, ok := vt.(*types.List); ok && (c.keepsElems(l) || c.typedCall(s.Value) || c.declaredDerived(s.Value)) && kept {
 				// a list binding that keeps its value keeps its element
 				// type (`let shapes = [Shape.Dot]` is a list<Shape>)
 				v.t = types.Widen(l)
+				if c.declaredDerived(s.Value) {
+					// the elements of a declared list, filtered or
+					// reordered (`let adults = users.filter(…)`), are the
+					// program's as the source's are: a loop over the
+					// binding types its variable as one over the source
+					v.t, v.annotated = l, true
+				}
 			}
 			if n, ok := types.RemoveNil(vt).(*types.Named); ok && (n.Decl.Kind == types.StructDecl || n.Decl.Kind == types.EnumDecl) && len(n.Args) > 0 && kept {
 				// a generic struct or enum value keeps its type arguments
@@ -402,7 +409,17 @@ func (c *checker) let(s *syntax.LetStmt) {
 				// binding keeps it
 				v.t = vt
 			}
-			if sh, ok := vt.(*types.Shape); ok && !sh.Open && (!isDictLit(s.Value) || spreadsRecords(s.Value)) {
+			if elem := c.declaredElementType(s.Value, vt); elem != nil && !v.annotated && kept {
+				// a record or collection read by index from a container
+				// the program declared (`let v = d[k]` of a `dict<string,
+				// {n: int}>`, `let row = grid[0]`) keeps its fields or
+				// element type while the binding keeps it, nil included,
+				// as the index read itself has them; nil safety stays
+				// off, as for any index read bound without an annotation
+				// (docs/spec/newer.md §3.5, §3.6)
+				_, v.projected = elem.(*types.Shape)
+				v.t = types.Widen(vt)
+			} else if sh, ok := vt.(*types.Shape); ok && !sh.Open && (!isDictLit(s.Value) || spreadsRecords(s.Value)) {
 				// a shape the program declared (a function's result, a
 				// field, a merge or spread of declared shapes) keeps its
 				// fields until the binding is reassigned
@@ -435,6 +452,48 @@ func (c *checker) let(s *syntax.LetStmt) {
 	default:
 		c.destructure(s.Pattern, vt, s.Kind == syntax.BindConst, c.declaredPath(s.Value) || c.declaredCall(s.Value))
 	}
+}
+
+// declaredElementType is the non-nil part of vt, the type of an index
+// read x of a declared container (declaredElement), when it is a closed
+// shape or a list or dict whose element type the program wrote; nil
+// otherwise.
+func (c *checker) declaredElementType(x syntax.Expr, vt types.Type) types.Type {
+	if vt == nil || !c.declaredElement(x) {
+		return nil
+	}
+	// widened, the fallback literal of `m[k] ?? {n: 0}` is the record's type
+	switch t := types.RemoveNil(types.Widen(vt)).(type) {
+	case *types.Shape:
+		if !t.Open && len(t.Fields) > 0 {
+			return t
+		}
+	case *types.List:
+		if known(t.Elem) {
+			return t
+		}
+	case *types.Dict:
+		if known(t.Value) {
+			return t
+		}
+	}
+	return nil
+}
+
+// declaredElement reports an index read (`d[k]`, `rows[0]`, `grid[i][j]`,
+// `xs[0]!`) of a container whose type the program declared: a path
+// rooted at an annotated binding or parameter, or a declared call.
+func (c *checker) declaredElement(x syntax.Expr) bool {
+	switch e := x.(type) {
+	case *syntax.NonNilExpr:
+		return c.declaredElement(e.X)
+	case *syntax.IndexExpr:
+		return c.declaredPath(e.X) || c.declaredCall(e.X) || c.declaredElement(e.X)
+	case *syntax.BinaryExpr:
+		// `by[k] ?? []`: the fallback joins the element's type
+		return e.Op == "??" && c.declaredElement(e.X)
+	}
+	return false
 }
 
 // typedCall reports a call of a function of the file declared with a
@@ -1039,7 +1098,7 @@ func listValue(x syntax.Expr, t types.Type) bool {
 // (`for x in xs` with `xs: list<int?>`, `it.tags.count` with `items:
 // list<{tags?: list}>`: docs/spec/newer.md §3.5, §3.6, §3.7).
 func (c *checker) declaredElems(iter syntax.Expr, elem types.Type) bool {
-	return (known(elem) || elem == types.Unknown) && (c.declaredPath(iter) || c.declaredCall(iter))
+	return (known(elem) || elem == types.Unknown) && (c.declaredPath(iter) || c.declaredCall(iter) || c.declaredDerived(iter))
 }
 
 // elemType is the type of the values a for loop over t yields.
