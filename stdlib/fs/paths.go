@@ -36,7 +36,7 @@ func init() {
 		return vm.Str(osFileName(a.Text(0))), nil
 	})
 	lib.Def("extname", "extname(p) -> string", "the extension with its dot (\"\" when none)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		if ext := extensionOf(osFileName(a.Text(0))); ext != "" {
+		if ext, ok := osExtension(osFileName(a.Text(0))); ok {
 			return vm.Str("." + ext), nil
 		}
 		return vm.Str(""), nil
@@ -152,6 +152,17 @@ func osParent(p string) string {
 
 // extensionOf is Rust's Path::extension of a file name (no dot; "" for
 // dot-files and names without a dot).
+// osExtension is Rust's Path::extension of a file name: the text after
+// the last dot, present (possibly empty, as in "a.") unless the name has
+// no dot or its only dot leads it (".bashrc").
+func osExtension(name string) (string, bool) {
+	i := strings.LastIndexByte(name, '.')
+	if i <= 0 || name == ".." {
+		return "", false
+	}
+	return name[i+1:], true
+}
+
 func extensionOf(name string) string {
 	i := strings.LastIndexByte(name, '.')
 	if i <= 0 || name == ".." {
