@@ -40,13 +40,33 @@ func NewSet(items []Value) *Set {
 	kept := make([]Value, 0, len(items))
 	for _, v := range items {
 		k := StructuralKey(v)
-		if _, ok := t.index[k]; !ok {
+		i, ok := t.index[k]
+		if !ok {
 			t.index[k] = len(kept)
 			kept = append(kept, v)
+		} else if !sameKeyEqual(kept, i, k, v) {
+			kept = append(kept, v) // same key, yet != (NaN, durations, closures…)
 		}
 	}
 	t.tip = len(kept)
 	return &Set{items: kept, tab: t}
+}
+
+// sameKeyEqual reports whether v duplicates an item of items, given that
+// items[first] is the first item with v's structural key k. Newer upstream
+// deduplicates by the key's hash *then* by == (docs/spec/newer.md §2.6,
+// §5 item 13), so values that are never equal — NaN, durations, closures,
+// two different iterators — are kept apart although their keys agree.
+func sameKeyEqual(items []Value, first int, k string, v Value) bool {
+	if Equal(items[first], v) {
+		return true
+	}
+	for _, it := range items[first+1:] {
+		if Equal(it, v) && StructuralKey(it) == k {
+			return true
+		}
+	}
+	return false
 }
 
 // position returns the index of key k in s, or false when s lacks it.
@@ -75,8 +95,9 @@ func (s *Set) Items() []Value { return s.items[:len(s.items):len(s.items)] }
 
 // HasKey reports membership by structural key.
 func (s *Set) HasKey(v Value) bool {
-	_, ok := s.position(StructuralKey(v))
-	return ok
+	k := StructuralKey(v)
+	i, ok := s.position(k)
+	return ok && sameKeyEqual(s.items, i, k, v)
 }
 
 // Has reports whether an item equals x, as `x in s` asks (ordinary
@@ -106,7 +127,11 @@ func (s *Set) Add(v Value) *Set {
 		t.mu.Lock()
 		if i, ok := t.index[k]; ok && i < len(s.items) {
 			t.mu.Unlock()
-			return s
+			if sameKeyEqual(s.items, i, k, v) {
+				return s
+			}
+			noteGrowth(int64(len(s.items)+1) * dictEntrySize)
+			return NewSet(append(s.Items(), v))
 		}
 		if n := len(s.items); t.tip == n {
 			if n == cap(s.items) {

@@ -446,14 +446,23 @@ func groupWith(items []vm.Value, key func(vm.Value) (string, error)) (vm.Value, 
 	return vm.Of(b.Build()), nil
 }
 
-// uniqueBy keeps the first item of each structural key of keys[i].
+// uniqueBy keeps the first item of each distinct keys[i]: the same
+// structural key, then == (docs/spec/newer.md §2.6), so keys that are
+// never equal (NaN, durations, closures) never merge.
 func uniqueBy(items, keys []vm.Value) []vm.Value {
-	seen := map[string]bool{}
+	seen := map[string][]vm.Value{}
 	var out []vm.Value
 	for i, v := range items {
 		k := vm.StructuralKey(keys[i])
-		if !seen[k] {
-			seen[k] = true
+		dup := false
+		for _, prev := range seen[k] {
+			if vm.Equal(prev, keys[i]) {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			seen[k] = append(seen[k], keys[i])
 			out = append(out, v)
 		}
 	}

@@ -36,8 +36,9 @@ func init() {
 		if !ok {
 			return vm.Value{}, vm.Throwf("set_remove: first argument must be a set")
 		}
-		k := vm.StructuralKey(args.At(1))
-		return vm.Of(keepItems(s, func(v vm.Value) bool { return vm.StructuralKey(v) != k })), nil
+		x := args.At(1)
+		k := vm.StructuralKey(x)
+		return vm.Of(keepItems(s, func(v vm.Value) bool { return vm.StructuralKey(v) != k || !vm.Equal(v, x) })), nil
 	})
 	lib.Def("set_contains", "set_contains(s, v) -> bool", "structural-key membership", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		s, ok := args.Set(0)

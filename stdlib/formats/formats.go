@@ -1006,6 +1006,11 @@ func csvStringify(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	}
 	var sb strings.Builder
 	for _, rec := range lines {
+		if len(rec) == 0 {
+			// the csv crate writes an empty record as `""`, which it
+			// also reads back as one record (a bare newline is skipped)
+			sb.WriteString(`""`)
+		}
 		for i, f := range rec {
 			if i > 0 {
 				sb.WriteRune(delim)

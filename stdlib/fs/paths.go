@@ -36,7 +36,7 @@ func init() {
 		return vm.Str(osFileName(a.Text(0))), nil
 	})
 	lib.Def("extname", "extname(p) -> string", "the extension with its dot (\"\" when none)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		if ext := extensionOf(osFileName(a.Text(0))); ext != "" {
+		if ext, ok := osExtension(osFileName(a.Text(0))); ok {
 			return vm.Str("." + ext), nil
 		}
 		return vm.Str(""), nil
@@ -121,10 +121,7 @@ func init() {
 // osComponents splits p into its normal components, reporting whether it
 // is rooted; `.` components (other than a leading one) are dropped.
 func osFileName(p string) string {
-	t := strings.TrimRight(p, "/")
-	if t == "" {
-		return ""
-	}
+	t := trimCurDirs(p)
 	name := t[strings.LastIndexByte(t, '/')+1:]
 	if name == ".." || name == "." {
 		return ""
@@ -132,13 +129,21 @@ func osFileName(p string) string {
 	return name
 }
 
-func osParent(p string) string {
+// trimCurDirs drops trailing slashes and trailing `.` components, which
+// Rust's Path ignores ("foo.txt/." names the file foo.txt); a leading
+// `.` and the root stay.
+func trimCurDirs(p string) string {
 	t := strings.TrimRight(p, "/")
-	if t == "" {
-		return ""
-	}
 	for strings.HasSuffix(t, "/.") {
 		t = strings.TrimRight(strings.TrimSuffix(t, "/."), "/")
+	}
+	return t
+}
+
+func osParent(p string) string {
+	t := trimCurDirs(p)
+	if t == "" {
+		return ""
 	}
 	i := strings.LastIndexByte(t, '/')
 	if i < 0 {
@@ -147,11 +152,25 @@ func osParent(p string) string {
 	if i == 0 {
 		return "/"
 	}
-	return strings.TrimRight(t[:i], "/")
+	if r := trimCurDirs(t[:i]); r != "" {
+		return r
+	}
+	return "/"
 }
 
 // extensionOf is Rust's Path::extension of a file name (no dot; "" for
 // dot-files and names without a dot).
+// osExtension is Rust's Path::extension of a file name: the text after
+// the last dot, present (possibly empty, as in "a.") unless the name has
+// no dot or its only dot leads it (".bashrc").
+func osExtension(name string) (string, bool) {
+	i := strings.LastIndexByte(name, '.')
+	if i <= 0 || name == ".." {
+		return "", false
+	}
+	return name[i+1:], true
+}
+
 func extensionOf(name string) string {
 	i := strings.LastIndexByte(name, '.')
 	if i <= 0 || name == ".." {
