@@ -230,7 +230,7 @@ func newHarnRegex(pattern, flags string) (*harnRegex, error) {
 		dotAll:    strings.ContainsRune(flags, 's'),
 		fold:      strings.ContainsRune(flags, 'i'),
 	})
-	translated, err := rustForms(translated)
+	translated, err := rustForms(translated, boundary)
 	if err != nil {
 		return nil, err
 	}
@@ -238,6 +238,11 @@ func newHarnRegex(pattern, flags string) (*harnRegex, error) {
 		translated = "(?" + string(goFlags) + ")" + translated
 	}
 	parsed, err := syntax.Parse(translated, syntax.Perl)
+	var se *syntax.Error
+	if errors.As(err, &se) && se.Code == syntax.ErrLarge {
+		// past Go's own limit, which lies past the crate's (regex_size.go)
+		return nil, errRegexTooBig
+	}
 	if err != nil {
 		return nil, err
 	}

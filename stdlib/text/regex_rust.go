@@ -25,17 +25,36 @@ import (
 // rustForms rewrites the crate-only forms of p (Go syntax, as
 // translateRegex writes it). A class left open is reported as Go's
 // missing-bracket error, which rustRegexError words as the crate does.
-func rustForms(p string) (string, error) {
+// markers says the pattern runs on the Pike VM, where the marker runes
+// translateRegex writes for the crate's word assertions and CRLF
+// anchors are empty-width tests (markHalfBoundaries).
+//
+// As it goes it measures the program the regex crate would compile
+// (regexSize), and refuses the pattern as the crate does, with
+// errRegexTooBig, as soon as that passes the crate's size limit, before
+// writing out any repetition that would take it there.
+func rustForms(p string, markers bool) (string, error) {
 	var out []byte
 	atom := -1        // start in out of the last item a repetition applies to
 	repeated := false // that item already ends in a repetition
 	var groups []int  // start in out of each group open
+	size := regexSize{levels: []sizeLevel{{}}}
+	var last sizeItem // the measure of out[atom:]
+	repetitions := false
 	for i := 0; i < len(p); {
 		c := p[i]
 		switch {
 		case c == '\\':
 			n := escapeLen(p, i)
 			atom, repeated = len(out), false
+			if markers && p[i+1] == 'b' && isMarkerEscape(p[i+n:]) {
+				// `\b` and its marker are one assertion (`\>`): a
+				// repetition applies to both
+				n += escapeLen(p, i+n)
+				repeated = true
+			}
+			last = escapeSize(p[i:i+n], markers)
+			size.add(last)
 			out = append(out, p[i:i+n]...)
 			i += n
 		case c == '[':
@@ -44,6 +63,8 @@ func rustForms(p string) (string, error) {
 				return "", err
 			}
 			atom, repeated = len(out), false
+			last = sizeItem{states: classStates(class), product: 1}
+			size.add(last)
 			out = append(out, class...)
 			i += n
 		case c == '(':
@@ -58,6 +79,7 @@ func rustForms(p string) (string, error) {
 				continue
 			}
 			groups = append(groups, len(out))
+			size.open(capturesIn(open))
 			out = append(out, open...)
 			atom, repeated = -1, false
 			i += n
@@ -66,6 +88,7 @@ func rustForms(p string) (string, error) {
 			if len(groups) > 0 {
 				atom = groups[len(groups)-1]
 				groups = groups[:len(groups)-1]
+				last = size.close()
 			}
 			repeated = false
 			i++
@@ -81,22 +104,57 @@ func rustForms(p string) (string, error) {
 			if n < len(p)-i && p[i+n] == '?' {
 				n++ // lazy
 			}
-			if repeated && atom >= 0 {
+			rep := p[i : i+n]
+			if atom < 0 {
+				out = append(out, rep...) // nothing to repeat: Go refuses it
+				repeated = false
+				i += n
+				continue
+			}
+			repetitions = true
+			m, mx, ok := repetitionCounts(rep)
+			if ok && last.emptyOnly && c == '{' && (m > 1 || mx > 1 || mx < 0) && (mx < 0 || mx >= m) {
+				// an item that matches only the empty string: the crate
+				// repeats it at most once, and so does Go, unexpanded
+				lazy := rep[len(strings.TrimSuffix(rep, "?")):]
+				hi := 1
+				if mx >= 0 {
+					hi = min(mx, 1)
+				}
+				m, mx = min(m, 1), hi
+				rep = "{" + strconv.Itoa(m) + "," + strconv.Itoa(mx) + "}" + lazy
+			}
+			if repeated {
 				out = append(out[:atom], append([]byte("(?:"), append(out[atom:len(out):len(out)], ')')...)...)
 			}
-			if long, ok := longRepetition(out, atom, p[i:i+n]); ok {
-				out = append(out[:atom], long...)
-			} else {
-				out = append(out, p[i:i+n]...)
+			item := last
+			if ok {
+				item = last.repeated(m, mx, c == '{')
+				size.replace(last, item)
+				if size.tooBig() {
+					return "", errRegexTooBig
+				}
 			}
-			repeated = atom >= 0
+			if long, product, ok := longRepetition(out, atom, rep, last.product); ok {
+				out = append(out[:atom], long...)
+				item.product = product
+			} else {
+				out = append(out, rep...)
+			}
+			last = item
+			repeated = true
 			i += n
 		default:
 			_, n := utf8.DecodeRuneInString(p[i:])
 			atom, repeated = len(out), false
+			last = runeSize(c, n)
+			size.add(last)
 			out = append(out, p[i:i+n]...)
 			i += n
 		}
+	}
+	if repetitions && size.tooBig() {
+		return "", errRegexTooBig
 	}
 	return string(out), nil
 }
@@ -148,49 +206,68 @@ func escapeLen(p string, i int) int {
 
 // longRepetition writes item{m,n} (item is out[atom:]) with a count past Go's limit of 1,000
 // (the crate has none), or one that takes the product of nested counts
-// past it (`(?:a{100}){100}`, see innerRepeatProduct), as a run of
+// past it (`(?:a{100}){100}`; inner is the item's product of nested
+// counts, as Go's parser measures it, see sizeItem.product), as a run of
 // repetitions of at most 1,000 each (or 1,000 over the inner product):
 // `a{2500}` is `(?:a){1000}(?:a){1000}(?:a){500}`, `a{0,1500}` is
 // `(?:a){0,1000}(?:a){0,500}`. An item holding a capture group is
 // repeated once fewer without its captures and then once with them, as
 // a group reports its last repetition: `(a){1001}` is
 // `(?:(?:a){1000})(a)`, `(a){0,1500}` is `(?:(?:(?:a){0,1000}…)(a))?`.
+// It also returns the product of nested counts of what it writes.
 // A range whose start is past its end stays for Go to refuse.
-func longRepetition(out []byte, atom int, rep string) ([]byte, bool) {
+func longRepetition(out []byte, atom int, rep string, inner int) ([]byte, int, bool) {
 	if atom < 0 || !strings.HasPrefix(rep, "{") {
-		return nil, false
+		return nil, 0, false
 	}
 	item := out[atom:]
 	lazy := strings.HasSuffix(rep, "?")
 	lo, hi, ranged := strings.Cut(strings.Trim(rep, "{}?"), ",")
 	m, err := strconv.Atoi(lo)
 	if err != nil {
-		return nil, false
+		return nil, 0, false
 	}
 	n := m // `{m}`
 	if ranged {
 		n = -1 // `{m,}`
 		if hi != "" {
 			if n, err = strconv.Atoi(hi); err != nil {
-				return nil, false
+				return nil, 0, false
 			}
 		}
 	}
 	if ranged && n >= 0 && n < m || m > 100000 || n > 100000 {
-		return nil, false
+		return nil, 0, false
 	}
-	inner := 1
-	if m >= 2 || n >= 2 {
-		inner = innerRepeatProduct(item)
+	if m < 2 && n < 2 {
+		inner = 1 // as Go measures a count of at most one
 	}
 	if max(m, n)*inner <= 1000 {
-		return nil, false
+		return nil, 0, false
 	}
 	chunk := max(1000/inner, 1)
 	if capturesIn(string(item)) {
-		return capturedLongRepetition(item, m, n, lazy, chunk), true
+		before, after := max(m-1, 0), n-1
+		if n < 0 {
+			after = -1
+		}
+		return capturedLongRepetition(item, m, n, lazy, chunk), runProduct(before, after, chunk) * inner, true
 	}
-	return repetitionRun(item, m, n, lazy, chunk), true
+	return repetitionRun(item, m, n, lazy, chunk), runProduct(m, n, chunk) * inner, true
+}
+
+// runProduct is the largest count repetitionRun writes for item{m,n}
+// (at least 1), the factor it adds to the item's product of nested
+// counts.
+func runProduct(m, n, chunk int) int {
+	k := 1
+	if m > 0 {
+		k = max(k, min(m, chunk))
+	}
+	if n > m {
+		k = max(k, min(n-m, chunk))
+	}
+	return k
 }
 
 // capturedLongRepetition is item{m,n} (n < 0 for no end) for an item
@@ -240,34 +317,6 @@ func repetitionRun(item []byte, m, n int, lazy bool, chunk int) []byte {
 		}
 	}
 	return long
-}
-
-// innerRepeatProduct is the largest product of nested counted
-// repetitions in the Go-syntax text item, as Go's parser measures it (a
-// count with no end by its minimum): Go refuses a count that takes the
-// product past 1,000 (`([a-z]{1,63}\.){1,127}` is 63 × 127), which the
-// crate does not. 1 when item has none.
-func innerRepeatProduct(item []byte) int {
-	re, err := syntax.Parse(string(item), syntax.Perl)
-	if err != nil {
-		return 1
-	}
-	return repeatProduct(re)
-}
-
-func repeatProduct(re *syntax.Regexp) int {
-	inner := 1
-	for _, sub := range re.Sub {
-		inner = max(inner, repeatProduct(sub))
-	}
-	if re.Op == syntax.OpRepeat {
-		k := re.Max
-		if k < 0 {
-			k = re.Min
-		}
-		return max(k, 1) * inner
-	}
-	return inner
 }
 
 // withoutCaptures is Go-syntax regex text with its capture groups made
