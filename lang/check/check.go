@@ -373,6 +373,9 @@ func (c *checker) fitsValue(at syntax.Expr, src, dst types.Type) bool {
 	if c.rigidParam(src) && concreteValue(dst) {
 		return false
 	}
+	if c.declaredAs(at, dst) {
+		return true
+	}
 	if !compatible(src, dst) || c.bareDict(at, src, dst) || c.ifaceWhy(src, dst) != "" {
 		return false
 	}
@@ -408,6 +411,22 @@ func (c *checker) fitsValue(at syntax.Expr, src, dst types.Type) bool {
 func (c *checker) rigidParam(t types.Type) bool {
 	tp, ok := t.(*types.TypeParam)
 	return ok && slices.Contains(c.typeParams(), tp)
+}
+
+// declaredAs reports a binding declared with the type parameter t that a
+// `type_of` test has narrowed (`fn f<T>(x: T) -> T { if type_of(x) ==
+// "int" { return x } … }`): the value is still the caller's T.
+func (c *checker) declaredAs(at syntax.Expr, t types.Type) bool {
+	id, ok := at.(*syntax.Ident)
+	if !ok || !c.rigidParam(t) {
+		return false
+	}
+	ref := c.info.Refs[id]
+	if ref == nil || ref.Binding == nil {
+		return false
+	}
+	v := c.vars[ref.Binding]
+	return v != nil && v.t == t
 }
 
 // checkable reports a value type the checker holds to where it goes: a

@@ -1339,7 +1339,7 @@ func (c *checker) returnStmt(s *syntax.ReturnStmt) {
 	}
 	t := c.expr(s.Value)
 	want := c.fn.ret
-	if tp, ok := want.(*types.TypeParam); ok && concreteValue(t) {
+	if tp, ok := want.(*types.TypeParam); ok && concreteValue(t) && !c.declaredAs(s.Value, tp) {
 		// a concrete value where the caller chooses the type (docs/spec/newer.md §3.3)
 		n := len(c.diags)
 		c.mismatch(s.Value, "return value", tp, t)
