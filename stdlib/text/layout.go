@@ -75,13 +75,7 @@ func init() {
 		if err != nil {
 			return vm.Value{}, err
 		}
-		rs := []rune(s)
-		from := lib.ClampInt(args.IntOr(2, 0), 0, int64(len(rs)))
-		i := strings.Index(string(rs[from:]), needle)
-		if i < 0 {
-			return vm.IntOf(-1), nil
-		}
-		return lib.IntOf(int(from) + lib.RuneCount(string(rs[from:])[:i])), nil
+		return charIndexFrom(s, needle, args.IntOr(2, 0)), nil
 	})
 	lib.Alias("string", "reversed", "reverse", "s.reversed()")
 	// .slice is new in the newer upstream, not a rename of .substring, so it
@@ -92,6 +86,20 @@ func init() {
 		return vm.Slice(recv, args.At(0), args.At(1))
 	})
 	lib.Alias("string", "includes", "contains", "s.includes(x)")
+}
+
+// charIndexFrom is the char index of the first occurrence of needle in s at
+// or after char from (clamped to s), -1 if none: index_of's answer, as a
+// free function and as a string method.
+func charIndexFrom(s, needle string, from int64) vm.Value {
+	rs := []rune(s)
+	from = lib.ClampInt(from, 0, int64(len(rs)))
+	rest := string(rs[from:])
+	i := strings.Index(rest, needle)
+	if i < 0 {
+		return vm.IntOf(-1)
+	}
+	return lib.IntOf(int(from) + lib.RuneCount(rest[:i]))
 }
 
 // stringArg is argument i, which must be a string.

@@ -74,12 +74,8 @@ func init() {
 		}
 		return vm.Str(string(rs[start:end]))
 	})
-	sm("index_of", "s.index_of(sub)", "char offset of the first occurrence, -1 if absent", func(s string, args vm.Args) vm.Value {
-		i := strings.Index(s, lib.TextOr(args, 0, ""))
-		if i < 0 {
-			return vm.IntOf(-1)
-		}
-		return lib.IntOf(lib.RuneCount(s[:i]))
+	sm("index_of", "s.index_of(sub, from = 0)", "char offset of the first occurrence at or after from, -1 if absent", func(s string, args vm.Args) vm.Value {
+		return charIndexFrom(s, lib.TextOr(args, 0, ""), args.IntOr(1, 0))
 	})
 	sm("last_index_of", "s.last_index_of(sub)", "char offset of the last occurrence, -1 if absent", func(s string, args vm.Args) vm.Value {
 		i := strings.LastIndex(s, lib.TextOr(args, 0, ""))
