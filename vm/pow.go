@@ -1,6 +1,7 @@
 package vm
 
 import (
+	"github.com/harnlang/harn/internal/ddarith"
 	"math"
 	"math/big"
 	"sync"
@@ -94,19 +95,19 @@ func isOddInt(y float64) bool {
 func powPositive(x, y float64) float64 {
 	tab := powTab()
 	l := tab.log(x)
-	switch z := l.hi * y; {
+	switch z := l.Hi * y; {
 	case z > 710: // past log(MaxFloat64) ≈ 709.78
 		return math.Inf(1)
 	case z < -746: // below log(2⁻¹⁰⁷⁵) ≈ -745.13
 		return 0
 	}
-	v, k := tab.exp(l.mulF(y))
+	v, k := tab.exp(l.MulF(y))
 	// v·2^k is x**y with a relative error below 2⁻⁸⁸ (TestPowCorrectlyRounded
 	// measures it); the rounding is certain unless the ends of a wider
 	// interval, ±2⁻⁸⁰, round apart.
-	slack := v.hi * 0x1p-80
-	lower := roundScaled(fastTwoSum(v.hi, v.lo-slack), k)
-	upper := roundScaled(fastTwoSum(v.hi, v.lo+slack), k)
+	slack := v.Hi * 0x1p-80
+	lower := roundScaled(ddarith.FastTwoSum(v.Hi, v.Lo-slack), k)
+	upper := roundScaled(ddarith.FastTwoSum(v.Hi, v.Lo+slack), k)
 	if lower == upper {
 		return lower
 	}
@@ -119,22 +120,22 @@ func powPositive(x, y float64) float64 {
 // roundScaled rounds v·2^k to the nearest float, v being a normalized
 // double-double in [½, 2).
 func roundScaled(v dd, k int) float64 {
-	if k > -1022 || (k == -1022 && v.hi >= 1) {
-		return ldexp(v.hi, k) // normal: v.hi is already v rounded
+	if k > -1022 || (k == -1022 && v.Hi >= 1) {
+		return ldexp(v.Hi, k) // normal: v.Hi is already v rounded
 	}
 	if k < -1076 {
 		return 0 // below 2⁻¹⁰⁷⁵, half the smallest subnormal
 	}
 	// A subnormal result is a multiple of 2⁻¹⁰⁷⁴: round a = v·2^(k+1074)
-	// to an integer. v.lo is at most half an ulp of v.hi, so it only
-	// decides a v.hi that sits exactly halfway.
+	// to an integer. v.Lo is at most half an ulp of v.Hi, so it only
+	// decides a v.Hi that sits exactly halfway.
 	s := pow2(k + 1074)
-	a := v.hi * s
+	a := v.Hi * s
 	n := math.RoundToEven(a)
 	switch rem := a - n; {
-	case rem == 0.5 && v.lo > 0:
+	case rem == 0.5 && v.Lo > 0:
 		n++
-	case rem == -0.5 && v.lo < 0:
+	case rem == -0.5 && v.Lo < 0:
 		n--
 	}
 	return n * 0x1p-1074
@@ -245,7 +246,7 @@ type powTables struct {
 func newPowTables() *powTables {
 	t := new(powTables)
 	t.ln2 = seriesLogRatio(256, 128)
-	t.ln2by64 = dd{t.ln2.hi / 64, t.ln2.lo / 64}
+	t.ln2by64 = dd{Hi: t.ln2.Hi / 64, Lo: t.ln2.Lo / 64}
 	for i := range t.c {
 		c := math.RoundToEven(65536 / float64(256+2*i+1))
 		if i == 0 {
@@ -255,14 +256,14 @@ func newPowTables() *powTables {
 		t.logC[i] = seriesLogRatio(256, c)
 	}
 	for j := range t.exp2 {
-		t.exp2[j] = seriesExp(t.ln2.mulF(float64(j) / 64))
+		t.exp2[j] = seriesExp(t.ln2.MulF(float64(j) / 64))
 	}
-	t.fact[0] = dd{1, 0}
+	t.fact[0] = dd{Hi: 1, Lo: 0}
 	for n := 1; n < len(t.fact); n++ {
-		t.fact[n] = t.fact[n-1].div(dd{float64(n), 0})
+		t.fact[n] = t.fact[n-1].Div(dd{Hi: float64(n), Lo: 0})
 	}
 	for i := range t.odd {
-		t.odd[i] = dd{1, 0}.div(dd{float64(2*i + 1), 0})
+		t.odd[i] = dd{Hi: 1, Lo: 0}.Div(dd{Hi: float64(2*i + 1), Lo: 0})
 	}
 	return t
 }
@@ -270,22 +271,22 @@ func newPowTables() *powTables {
 // seriesLogRatio is log(a/b) for integers 0 < b ≤ a ≤ 2b, from
 // log(a/b) = 2·atanh((a−b)/(a+b)) summed to full double-double precision.
 func seriesLogRatio(a, b float64) dd {
-	s := dd{a - b, 0}.div(dd{a + b, 0})
-	s2 := s.mul(s)
+	s := dd{Hi: a - b, Lo: 0}.Div(dd{Hi: a + b, Lo: 0})
+	s2 := s.Mul(s)
 	sum, power := s, s
-	for n := 3.0; power.hi != 0 && math.Abs(power.hi) > 0x1p-120*math.Abs(sum.hi); n += 2 {
-		power = power.mul(s2)
-		sum = sum.add(power.div(dd{n, 0}))
+	for n := 3.0; power.Hi != 0 && math.Abs(power.Hi) > 0x1p-120*math.Abs(sum.Hi); n += 2 {
+		power = power.Mul(s2)
+		sum = sum.Add(power.Div(dd{Hi: n, Lo: 0}))
 	}
-	return sum.mulF(2)
+	return sum.MulF(2)
 }
 
 // seriesExp is e^a for 0 ≤ a < 1 from its Taylor series.
 func seriesExp(a dd) dd {
-	sum, term := dd{1, 0}, dd{1, 0}
-	for n := 1.0; term.hi > 0x1p-120; n++ {
-		term = term.mul(a).div(dd{n, 0})
-		sum = sum.add(term)
+	sum, term := dd{Hi: 1, Lo: 0}, dd{Hi: 1, Lo: 0}
+	for n := 1.0; term.Hi > 0x1p-120; n++ {
+		term = term.Mul(a).Div(dd{Hi: n, Lo: 0})
+		sum = sum.Add(term)
 	}
 	return sum
 }
@@ -307,14 +308,14 @@ func (tab *powTables) log(x float64) dd {
 	c := tab.c[i]
 	head := 1 + float64(i)/128
 	// head·c has 16 bits and (m−head)·c 53: both products are exact.
-	r := twoSum(head*c-1, (m-head)*c)
-	s := r.div(fastTwoSum(2, r.hi).addF(r.lo))
-	u := s.mul(s)
+	r := ddarith.TwoSum(head*c-1, (m-head)*c)
+	s := r.Div(ddarith.FastTwoSum(2, r.Hi).AddF(r.Lo))
+	u := s.Mul(s)
 	// 2s·(1 + u/3 + u²/5 + u³/7 + …): past u², double precision is enough.
-	tail := 1.0/7 + u.hi*(1.0/9+u.hi*(1.0/11+u.hi*(1.0/13)))
-	p := u.mulF(tail).addNoCancel(tab.odd[2]).mul(u).addNoCancel(tab.odd[1]).mul(u).addNoCancel(tab.odd[0])
-	log1p := s.mul(p).mulF(2)
-	return tab.ln2.mulF(float64(k)).add(tab.logC[i]).add(log1p)
+	tail := 1.0/7 + u.Hi*(1.0/9+u.Hi*(1.0/11+u.Hi*(1.0/13)))
+	p := u.MulF(tail).AddNoCancel(tab.odd[2]).Mul(u).AddNoCancel(tab.odd[1]).Mul(u).AddNoCancel(tab.odd[0])
+	log1p := s.Mul(p).MulF(2)
+	return tab.ln2.MulF(float64(k)).Add(tab.logC[i]).Add(log1p)
 }
 
 // exp is e^z as v·2^k with v in [2^(−1/128), 2) for |z| ≤ 746:
@@ -322,74 +323,17 @@ func (tab *powTables) log(x float64) dd {
 // and e^r from its Taylor series to degree 11 (the terms past r⁵ need
 // only double precision).
 func (tab *powTables) exp(z dd) (dd, int) {
-	t := math.RoundToEven(z.hi * (64 / math.Ln2))
-	r := z.add(tab.ln2by64.mulF(-t))
+	t := math.RoundToEven(z.Hi * (64 / math.Ln2))
+	r := z.Add(tab.ln2by64.MulF(-t))
 	f := &tab.fact
-	tail := f[6].hi + r.hi*(f[7].hi+r.hi*(f[8].hi+r.hi*(f[9].hi+r.hi*(f[10].hi+r.hi*f[11].hi))))
-	p := dd{tail, 0}
+	tail := f[6].Hi + r.Hi*(f[7].Hi+r.Hi*(f[8].Hi+r.Hi*(f[9].Hi+r.Hi*(f[10].Hi+r.Hi*f[11].Hi))))
+	p := dd{Hi: tail, Lo: 0}
 	for n := 5; n >= 0; n-- {
-		p = p.mul(r).addNoCancel(f[n])
+		p = p.Mul(r).AddNoCancel(f[n])
 	}
 	ti := int(t)
-	return tab.exp2[ti&63].mul(p), ti >> 6
+	return tab.exp2[ti&63].Mul(p), ti >> 6
 }
 
-// dd is a double-double: the unevaluated sum hi + lo with |lo| at most
-// half an ulp of hi.
-type dd struct{ hi, lo float64 }
-
-// twoSum is a + b exactly.
-func twoSum(a, b float64) dd {
-	s := a + b
-	bb := s - a
-	return dd{s, (a - (s - bb)) + (b - bb)}
-}
-
-// fastTwoSum is a + b exactly when |a| ≥ |b| (or a is 0).
-func fastTwoSum(a, b float64) dd {
-	s := a + b
-	return dd{s, b - (s - a)}
-}
-
-// twoProd is a·b exactly.
-func twoProd(a, b float64) dd {
-	p := a * b
-	return dd{p, math.FMA(a, b, -p)}
-}
-
-func (x dd) add(y dd) dd {
-	s := twoSum(x.hi, y.hi)
-	t := twoSum(x.lo, y.lo)
-	s = fastTwoSum(s.hi, s.lo+t.hi)
-	return fastTwoSum(s.hi, s.lo+t.lo)
-}
-
-// addNoCancel is x + y for terms that do not cancel (same sign, or y far
-// smaller than x): then the low parts need no exact sum of their own.
-func (x dd) addNoCancel(y dd) dd {
-	s := twoSum(x.hi, y.hi)
-	return fastTwoSum(s.hi, s.lo+(x.lo+y.lo))
-}
-
-func (x dd) addF(f float64) dd {
-	s := twoSum(x.hi, f)
-	return fastTwoSum(s.hi, s.lo+x.lo)
-}
-
-func (x dd) mul(y dd) dd {
-	p := twoProd(x.hi, y.hi)
-	return fastTwoSum(p.hi, p.lo+(x.hi*y.lo+x.lo*y.hi))
-}
-
-func (x dd) mulF(f float64) dd {
-	p := twoProd(x.hi, f)
-	return fastTwoSum(p.hi, p.lo+x.lo*f)
-}
-
-// div is x/y by long division: two quotient digits, the remainder of the
-// first, x.hi − q1·y.hi, being exact.
-func (x dd) div(y dd) dd {
-	q1 := x.hi / y.hi
-	r := math.FMA(-q1, y.hi, x.hi) + (x.lo - q1*y.lo)
-	return fastTwoSum(q1, r/y.hi)
-}
+// dd is a double-double (internal/ddarith).
+type dd = ddarith.Num

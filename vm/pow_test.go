@@ -193,9 +193,9 @@ func TestPowCorrectlyRounded(t *testing.T) {
 			t.Errorf("Pow(%v, %v) = %v, want %v", x, y, got, want)
 		}
 		if math.Abs(math.Log(x)*y) < 709 {
-			v, k := powTab().exp(powTab().log(x).mulF(y))
-			approx := new(big.Float).SetPrec(320).SetFloat64(v.hi)
-			approx.Add(approx, big.NewFloat(v.lo)).SetMantExp(approx, k)
+			v, k := powTab().exp(powTab().log(x).MulF(y))
+			approx := new(big.Float).SetPrec(320).SetFloat64(v.Hi)
+			approx.Add(approx, big.NewFloat(v.Lo)).SetMantExp(approx, k)
 			rel, _ := approx.Sub(approx, exact).Quo(approx, exact).Float64()
 			worst = math.Max(worst, math.Abs(rel))
 		}
@@ -215,11 +215,11 @@ func TestPowRoundingSteps(t *testing.T) {
 		k    int
 		want float64
 	}{
-		{dd{1.5, -0x1p-60}, -1074, tiny}, {dd{1.5, 0}, -1074, 2 * tiny}, {dd{1.5, 0x1p-60}, -1074, 2 * tiny},
-		{dd{1.25, 0}, -1073, 2 * tiny}, {dd{1.25, 0x1p-60}, -1073, 3 * tiny}, {dd{1.75, -0x1p-60}, -1073, 3 * tiny},
-		{dd{1, 0}, -1075, 0}, {dd{1, 0x1p-60}, -1075, tiny}, {dd{1.99, 0}, -1076, 0}, {dd{1.99, 0}, -1077, 0},
-		{dd{1 - 0x1p-53, 0}, -1022, 0x1p-1022}, {dd{1 - 0x1p-52, 0}, -1022, 0x1p-1022 - tiny},
-		{dd{1.5, 0}, 1023, 1.5 * 0x1p1023}, {dd{1, 0}, 1024, math.Inf(1)}, {dd{0.75, 0}, 1024, 1.5 * 0x1p1023},
+		{dd{Hi: 1.5, Lo: -0x1p-60}, -1074, tiny}, {dd{Hi: 1.5, Lo: 0}, -1074, 2 * tiny}, {dd{Hi: 1.5, Lo: 0x1p-60}, -1074, 2 * tiny},
+		{dd{Hi: 1.25, Lo: 0}, -1073, 2 * tiny}, {dd{Hi: 1.25, Lo: 0x1p-60}, -1073, 3 * tiny}, {dd{Hi: 1.75, Lo: -0x1p-60}, -1073, 3 * tiny},
+		{dd{Hi: 1, Lo: 0}, -1075, 0}, {dd{Hi: 1, Lo: 0x1p-60}, -1075, tiny}, {dd{Hi: 1.99, Lo: 0}, -1076, 0}, {dd{Hi: 1.99, Lo: 0}, -1077, 0},
+		{dd{Hi: 1 - 0x1p-53, Lo: 0}, -1022, 0x1p-1022}, {dd{Hi: 1 - 0x1p-52, Lo: 0}, -1022, 0x1p-1022 - tiny},
+		{dd{Hi: 1.5, Lo: 0}, 1023, 1.5 * 0x1p1023}, {dd{Hi: 1, Lo: 0}, 1024, math.Inf(1)}, {dd{Hi: 0.75, Lo: 0}, 1024, 1.5 * 0x1p1023},
 	} {
 		if got := roundScaled(c.v, c.k); got != c.want {
 			t.Errorf("roundScaled(%v, %d) = %v, want %v", c.v, c.k, got, c.want)
@@ -266,8 +266,8 @@ func TestPowTables(t *testing.T) {
 }
 
 func ddRelErr(v dd, want *big.Float) float64 {
-	got := new(big.Float).SetPrec(320).SetFloat64(v.hi)
-	got.Add(got, big.NewFloat(v.lo))
+	got := new(big.Float).SetPrec(320).SetFloat64(v.Hi)
+	got.Add(got, big.NewFloat(v.Lo))
 	if want.Sign() == 0 {
 		f, _ := got.Float64()
 		return math.Abs(f)

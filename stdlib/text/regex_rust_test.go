@@ -35,16 +35,9 @@ func TestRustFormsMatch(t *testing.T) {
 		{"(?:xy){1001,}", strings.Repeat("xy", 1002), strings.Repeat("xy", 1002)},
 	}
 	for _, c := range cases {
-		re, err := newHarnRegex(c.pattern, "")
-		if err != nil {
+		if got, err := matchTexts(c.pattern, "", c.text); err != nil {
 			t.Errorf("%q: %v", c.pattern, err)
-			continue
-		}
-		var got []string
-		for _, m := range re.findAllIn(c.text) {
-			got = append(got, c.text[m[0]:m[1]])
-		}
-		if strings.Join(got, "|") != c.want {
+		} else if got != c.want {
 			t.Errorf("%q on %q: got %q, want %q", c.pattern, c.text, got, c.want)
 		}
 	}
@@ -81,16 +74,9 @@ func TestRustCountWhitespace(t *testing.T) {
 		{`\{ 2 }`, "", "{ 2 }", "{ 2 }"},
 	}
 	for _, c := range cases {
-		re, err := newHarnRegex(c.pattern, c.flags)
-		if err != nil {
+		if got, err := matchTexts(c.pattern, c.flags, c.text); err != nil {
 			t.Errorf("%q: %v", c.pattern, err)
-			continue
-		}
-		var got []string
-		for _, m := range re.findAllIn(c.text) {
-			got = append(got, c.text[m[0]:m[1]])
-		}
-		if strings.Join(got, "|") != c.want {
+		} else if got != c.want {
 			t.Errorf("%q on %q: got %q, want %q", c.pattern, c.text, got, c.want)
 		}
 	}
@@ -106,16 +92,9 @@ func TestRustNestedCountProduct(t *testing.T) {
 		{`(?:ab{1,2}){600,}`, strings.Repeat("ab", 599), ""},
 	}
 	for _, c := range cases {
-		re, err := newHarnRegex(c.pattern, "")
-		if err != nil {
+		if got, err := matchTexts(c.pattern, "", c.text); err != nil {
 			t.Errorf("%q: %v", c.pattern, err)
-			continue
-		}
-		var got []string
-		for _, m := range re.findAllIn(c.text) {
-			got = append(got, c.text[m[0]:m[1]])
-		}
-		if strings.Join(got, "|") != c.want {
+		} else if got != c.want {
 			t.Errorf("%q on %q: got %q, want %q", c.pattern, c.text, got, c.want)
 		}
 	}
@@ -160,16 +139,9 @@ func TestRustUnicodeProperties(t *testing.T) {
 		{`(ab){0,1500}c`, strings.Repeat("ab", 3) + "c", "abababc"},
 	}
 	for _, c := range cases {
-		re, err := newHarnRegex(c.pattern, "")
-		if err != nil {
+		if got, err := matchTexts(c.pattern, "", c.text); err != nil {
 			t.Errorf("%q: %v", c.pattern, err)
-			continue
-		}
-		var got []string
-		for _, m := range re.findAllIn(c.text) {
-			got = append(got, c.text[m[0]:m[1]])
-		}
-		if strings.Join(got, "|") != c.want {
+		} else if got != c.want {
 			t.Errorf("%q on %q: got %q, want %q", c.pattern, c.text, got, c.want)
 		}
 	}
@@ -186,17 +158,24 @@ func TestRustWordAssertions(t *testing.T) {
 		{`x\b{end-half}`, "x-x xy", "x|x"},
 	}
 	for _, c := range cases {
-		re, err := newHarnRegex(c.pattern, "")
-		if err != nil {
+		if got, err := matchTexts(c.pattern, "", c.text); err != nil {
 			t.Errorf("%q: %v", c.pattern, err)
-			continue
-		}
-		var got []string
-		for _, m := range re.findAllIn(c.text) {
-			got = append(got, c.text[m[0]:m[1]])
-		}
-		if strings.Join(got, "|") != c.want {
+		} else if got != c.want {
 			t.Errorf("%q on %q: got %q, want %q", c.pattern, c.text, got, c.want)
 		}
 	}
+}
+
+// matchTexts compiles pattern with flags and joins with "|" the texts of
+// its matches in text.
+func matchTexts(pattern, flags, text string) (string, error) {
+	re, err := newHarnRegex(pattern, flags)
+	if err != nil {
+		return "", err
+	}
+	var got []string
+	for _, m := range re.findAllIn(text) {
+		got = append(got, text[m[0]:m[1]])
+	}
+	return strings.Join(got, "|"), nil
 }

@@ -1,6 +1,10 @@
 package crmath
 
-import "math"
+import (
+	"math"
+
+	"github.com/harnlang/harn/internal/ddarith"
+)
 
 // atanSteps is the number of table points in [0, 1] for atan.
 const atanSteps = 64
@@ -19,33 +23,33 @@ const atanSteps = 64
 // dropped terms below 2⁻¹¹⁶, the double-double Horner steps below 2⁻¹⁰⁰.
 func atanDD(t dd) dd {
 	c := consts()
-	if t.hi > 1 {
-		return add(c.halfPiDD, neg(atanSmall(div(dd{1, 0}, t))))
+	if t.Hi > 1 {
+		return c.halfPiDD.Add(atanSmall(dd{Hi: 1, Lo: 0}.Div(t)).Neg())
 	}
 	return atanSmall(t)
 }
 
 func atanSmall(t dd) dd {
-	j := int(t.hi*atanSteps + 0.5)
+	j := int(t.Hi*atanSteps + 0.5)
 	u := t
 	if j > 0 {
 		a := float64(j) / atanSteps
-		num := twoSum(t.hi-a, t.lo) // t.hi − a is exact (Sterbenz)
-		u = div(num, addF(mulF(t, a), 1))
+		num := ddarith.TwoSum(t.Hi-a, t.Lo) // t.Hi − a is exact (Sterbenz)
+		u = num.Div(t.MulF(a).AddF(1))
 	}
-	w := mul(u, u)
-	p := addF(atanInv7, w.hi*horner(w.hi, atanTail[:]))
-	p = add(atanInv5, mul(w, p))
-	p = add(atanInv3, mul(w, p))
-	v := mul(u, addF(mul(w, p), 1))
+	w := u.Mul(u)
+	p := atanInv7.AddF(w.Hi * horner(w.Hi, atanTail[:]))
+	p = atanInv5.Add(w.Mul(p))
+	p = atanInv3.Add(w.Mul(p))
+	v := u.Mul(w.Mul(p).AddF(1))
 	if j > 0 {
-		v = add(consts().atan[j], v)
+		v = consts().atan[j].Add(v)
 	}
 	return v
 }
 
 var (
-	atanInv7, atanInv5, atanInv3 = neg(recip(7)), recip(5), neg(recip(3))
+	atanInv7, atanInv5, atanInv3 = ddarith.Recip(7).Neg(), ddarith.Recip(5), ddarith.Recip(3).Neg()
 
 	// atanTail is −1/15, 1/13, −1/11, 1/9: the series from w⁴ on, over
 	// w⁴ (w = u²).
@@ -57,9 +61,9 @@ func fastAtan(x float64) (float64, bool) {
 	if math.IsNaN(x) || math.IsInf(x, 0) || x == 0 {
 		return 0, false
 	}
-	v := atanDD(dd{math.Abs(x), 0})
+	v := atanDD(dd{Hi: math.Abs(x), Lo: 0})
 	if x < 0 {
-		v = neg(v)
+		v = v.Neg()
 	}
 	return roundDD(v, fastErr)
 }
@@ -67,15 +71,15 @@ func fastAtan(x float64) (float64, bool) {
 // oneMinusSquare is 1 − a² for |a| < 1 within 2u²: a² is an exact
 // product and 1 − a²'s high part an exact difference.
 func oneMinusSquare(a float64) dd {
-	sq := twoProd(a, a)
-	return addF(twoSum(1, -sq.hi), -sq.lo)
+	sq := ddarith.TwoProd(a, a)
+	return ddarith.TwoSum(1, -sq.Hi).AddF(-sq.Lo)
 }
 
 // asinDD is asin a = atan(a/√(1 − a²)) for 0 ≤ a < 1: the root and the
 // quotient add below 20u², and atan passes a relative error of its
 // argument on at most as large.
 func asinDD(a float64) dd {
-	return atanDD(div(dd{a, 0}, sqrtDD(oneMinusSquare(a))))
+	return atanDD(dd{Hi: a, Lo: 0}.Div(oneMinusSquare(a).Sqrt()))
 }
 
 // fastAsin is asin x for 0 < |x| < 1.
@@ -85,7 +89,7 @@ func fastAsin(x float64) (float64, bool) {
 	}
 	v := asinDD(math.Abs(x))
 	if x < 0 {
-		v = neg(v)
+		v = v.Neg()
 	}
 	return roundDD(v, fastErr)
 }
@@ -104,13 +108,13 @@ func fastAcos(x float64) (float64, bool) {
 	case a <= 0.5:
 		v = asinDD(a)
 		if x < 0 {
-			v = neg(v)
+			v = v.Neg()
 		}
-		v = add(c.halfPiDD, neg(v))
+		v = c.halfPiDD.Add(v.Neg())
 	case x > 0:
-		v = atanDD(div(sqrtDD(oneMinusSquare(a)), dd{a, 0}))
+		v = atanDD(oneMinusSquare(a).Sqrt().Div(dd{Hi: a, Lo: 0}))
 	default:
-		v = add(c.piDD, neg(atanDD(div(sqrtDD(oneMinusSquare(a)), dd{a, 0}))))
+		v = c.piDD.Add(atanDD(oneMinusSquare(a).Sqrt().Div(dd{Hi: a, Lo: 0})).Neg())
 	}
 	return roundDD(v, fastErr)
 }
@@ -124,16 +128,16 @@ func fastAtan2(y, x float64) (float64, bool) {
 	if !(inFastRange(ay) && inFastRange(ax)) {
 		return 0, false // also NaN, infinities and zeros
 	}
-	q := div(dd{ay, 0}, dd{ax, 0})
-	if !inFastRange(q.hi) {
+	q := dd{Hi: ay, Lo: 0}.Div(dd{Hi: ax, Lo: 0})
+	if !inFastRange(q.Hi) {
 		return 0, false
 	}
 	v := atanDD(q)
 	if x < 0 {
-		v = add(consts().piDD, neg(v))
+		v = consts().piDD.Add(v.Neg())
 	}
 	if y < 0 {
-		v = neg(v)
+		v = v.Neg()
 	}
 	return roundDD(v, fastErr)
 }

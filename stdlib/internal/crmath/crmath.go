@@ -27,12 +27,12 @@ const fastErr = 0x1p-80
 // e = 2·relErr·|hi| ≥ 2⁻⁷⁹·|hi| ≥ 2²⁶·|lo|, so fl(lo ∓ e) errs by far
 // less than e/2 and the ends still enclose v·(1 ± relErr).
 func roundDD(v dd, relErr float64) (float64, bool) {
-	a := math.Abs(v.hi)
+	a := math.Abs(v.Hi)
 	if !inFastRange(a) {
 		return 0, false
 	}
 	e := 2 * relErr * a
-	down, up := v.hi+(v.lo-e), v.hi+(v.lo+e)
+	down, up := v.Hi+(v.Lo-e), v.Hi+(v.Lo+e)
 	if down != up {
 		return 0, false
 	}

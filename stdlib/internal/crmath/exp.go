@@ -1,6 +1,10 @@
 package crmath
 
-import "math"
+import (
+	"math"
+
+	"github.com/harnlang/harn/internal/ddarith"
+)
 
 // expSteps is the number of table points per power of two in exp.
 const expSteps = 32
@@ -39,24 +43,24 @@ func expDD(x float64) (v dd, q int) {
 	k := math.Round(x * (expSteps / math.Ln2))
 	ki := int(k)
 	const step = 1.0 / expSteps
-	a := twoProd(k, c.ln2[0]*step)
-	b := twoProd(k, c.ln2[1]*step)
-	r := addF(twoSum(x, -a.hi), -a.lo)
-	r = addF(r, -b.hi)
-	r = addF(r, -b.lo-k*(c.ln2[2]*step))
+	a := ddarith.TwoProd(k, c.ln2[0]*step)
+	b := ddarith.TwoProd(k, c.ln2[1]*step)
+	r := ddarith.TwoSum(x, -a.Hi).AddF(-a.Lo)
+	r = r.AddF(-b.Hi)
+	r = r.AddF(-b.Lo - k*(c.ln2[2]*step))
 
-	h := r.hi
-	p := addF(expInv120, h*horner(h, expTail[:]))
-	p = add(expInv24, mul(r, p))
-	p = add(expInv6, mul(r, p))
-	p = addF(mul(r, p), 0.5)
-	p = addF(mul(r, p), 1)
-	p = addF(mul(r, p), 1)
-	return mul(c.exp2[ki&(expSteps-1)], p), ki >> 5
+	h := r.Hi
+	p := expInv120.AddF(h * horner(h, expTail[:]))
+	p = expInv24.Add(r.Mul(p))
+	p = expInv6.Add(r.Mul(p))
+	p = r.Mul(p).AddF(0.5)
+	p = r.Mul(p).AddF(1)
+	p = r.Mul(p).AddF(1)
+	return c.exp2[ki&(expSteps-1)].Mul(p), ki >> 5
 }
 
 var (
-	expInv120, expInv24, expInv6 = recip(120), recip(24), recip(6)
+	expInv120, expInv24, expInv6 = ddarith.Recip(120), ddarith.Recip(24), ddarith.Recip(6)
 
 	// expTail is 1/12!, 1/11!, …, 1/6!: e**r − (1 + … + r⁵/5!) = r⁶·Σ.
 	expTail = [...]float64{1.0 / 479001600, 1.0 / 39916800, 1.0 / 3628800,

@@ -1,6 +1,10 @@
 package crmath
 
-import "math"
+import (
+	"math"
+
+	"github.com/harnlang/harn/internal/ddarith"
+)
 
 // fastLog is ln x for positive finite x other than 1.
 func fastLog(x float64) (float64, bool) {
@@ -15,9 +19,9 @@ func fastLog(x float64) (float64, bool) {
 		// its error below 2⁻⁹⁰ relative
 		c := consts()
 		fe := float64(e)
-		v = add(twoProd(fe, c.ln2[0]), v)
-		v = add(v, twoProd(fe, c.ln2[1]))
-		v = addF(v, fe*c.ln2[2])
+		v = ddarith.TwoProd(fe, c.ln2[0]).Add(v)
+		v = v.Add(ddarith.TwoProd(fe, c.ln2[1]))
+		v = v.AddF(fe * c.ln2[2])
 	}
 	return roundDD(v, fastErr)
 }
@@ -33,7 +37,7 @@ func fastLog2(x float64) (float64, bool) {
 	}
 	m, e := mantissa(x)
 	// e + ln m/ln 2, |ln m/ln 2| ≤ ½: as for fastLog
-	v := addF(mul(lnMantissa(m), consts().invLn2), float64(e))
+	v := lnMantissa(m).Mul(consts().invLn2).AddF(float64(e))
 	return roundDD(v, fastErr)
 }
 
@@ -66,24 +70,24 @@ func lnMantissa(m float64) dd {
 	}
 	y := math.Log(m)
 	em, q := expDD(-y)
-	em = scale(em, math.Ldexp(1, q))
-	u := addF(mulF(em, m), -1)
-	v := twoSum(y, u.hi)
-	return fastTwoSum(v.hi, v.lo+(u.lo-0.5*u.hi*u.hi))
+	em = em.Scale(math.Ldexp(1, q))
+	u := em.MulF(m).AddF(-1)
+	v := ddarith.TwoSum(y, u.Hi)
+	return ddarith.FastTwoSum(v.Hi, v.Lo+(u.Lo-0.5*u.Hi*u.Hi))
 }
 
 func lnNearOne(m float64) dd {
-	t := div(dd{m - 1, 0}, twoSum(m, 1))
-	w := mul(t, t)
-	p := addF(lnInv7, w.hi*horner(w.hi, lnTail[:]))
-	p = add(lnInv5, mul(w, p))
-	p = add(lnInv3, mul(w, p))
-	p = addF(mul(w, p), 1)
-	return scale(mul(t, p), 2)
+	t := dd{Hi: m - 1, Lo: 0}.Div(ddarith.TwoSum(m, 1))
+	w := t.Mul(t)
+	p := lnInv7.AddF(w.Hi * horner(w.Hi, lnTail[:]))
+	p = lnInv5.Add(w.Mul(p))
+	p = lnInv3.Add(w.Mul(p))
+	p = w.Mul(p).AddF(1)
+	return t.Mul(p).Scale(2)
 }
 
 var (
-	lnInv7, lnInv5, lnInv3 = recip(7), recip(5), recip(3)
+	lnInv7, lnInv5, lnInv3 = ddarith.Recip(7), ddarith.Recip(5), ddarith.Recip(3)
 
 	// lnTail is 1/17, 1/15, …, 1/9: the series' terms from w⁴ on, over w⁴.
 	lnTail = [...]float64{1.0 / 17, 1.0 / 15, 1.0 / 13, 1.0 / 11, 1.0 / 9}

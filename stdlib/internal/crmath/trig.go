@@ -1,6 +1,10 @@
 package crmath
 
-import "math"
+import (
+	"math"
+
+	"github.com/harnlang/harn/internal/ddarith"
+)
 
 const (
 	// trigSteps is the number of table points per radian in sin and cos;
@@ -26,22 +30,22 @@ type trigReduced struct {
 // the parts carry π/2 to 2⁻²¹², so with |k| < 2³⁰ that adds 2⁻¹⁸⁰.
 func reduceHalfPi(x float64) trigReduced {
 	if math.Abs(x) <= math.Pi/4 {
-		return trigReduced{r: dd{x, 0}}
+		return trigReduced{r: dd{Hi: x, Lo: 0}}
 	}
 	p := &consts().halfPi
 	k := math.Round(x * (2 / math.Pi))
-	a := twoProd(k, p[0])
-	b := twoProd(k, p[1])
-	c := twoProd(k, p[2])
-	r := addF(twoSum(x, -a.hi), -a.lo)
-	r = addF(r, -b.hi)
-	r = addF(r, -b.lo)
-	r = addF(r, -c.hi)
-	r = addF(r, -c.lo-k*p[3])
+	a := ddarith.TwoProd(k, p[0])
+	b := ddarith.TwoProd(k, p[1])
+	c := ddarith.TwoProd(k, p[2])
+	r := ddarith.TwoSum(x, -a.Hi).AddF(-a.Lo)
+	r = r.AddF(-b.Hi)
+	r = r.AddF(-b.Lo)
+	r = r.AddF(-c.Hi)
+	r = r.AddF(-c.Lo - k*p[3])
 	return trigReduced{
 		r:    r,
 		quad: int(int64(k) & 3),
-		err:  0x1p-100*(math.Abs(r.hi)+0x1p-51*math.Abs(x)) + 0x1p-170,
+		err:  0x1p-100*(math.Abs(r.Hi)+0x1p-51*math.Abs(x)) + 0x1p-170,
 	}
 }
 
@@ -49,7 +53,7 @@ func reduceHalfPi(x float64) trigReduced {
 // reduction plus fastErr: an absolute error ε in r changes f(r) by at most
 // ε·max(|cot r|, |tan r|, 1/|sin r·cos r|) ≤ ε·2/|r| relatively.
 func (t trigReduced) relErr() float64 {
-	return fastErr + 2*t.err/math.Abs(t.r.hi)
+	return fastErr + 2*t.err/math.Abs(t.r.Hi)
 }
 
 // sinCosDD is sin r and cos r for |r| ≤ π/4 + a hair, within 2⁻⁹⁶ relative.
@@ -65,38 +69,38 @@ func (t trigReduced) relErr() float64 {
 // the same way, dropping below 2⁻¹¹². The double-double steps (a
 // product for w, then four or five products and sums) add below 2⁻⁹⁹.
 func sinCosDD(r dd) (sin, cos dd) {
-	negative := r.hi < 0
+	negative := r.Hi < 0
 	if negative {
-		r = neg(r)
+		r = r.Neg()
 	}
-	j := int(r.hi*trigSteps + 0.5)
+	j := int(r.Hi*trigSteps + 0.5)
 	a := float64(j) / trigSteps
-	s := twoSum(r.hi-a, r.lo) // r.hi − a is exact (Sterbenz)
-	w := mul(s, s)
+	s := ddarith.TwoSum(r.Hi-a, r.Lo) // r.Hi − a is exact (Sterbenz)
+	w := s.Mul(s)
 
-	ps := addF(sinInv120, w.hi*horner(w.hi, sinTail[:]))
-	ps = add(sinInv6, mul(w, ps))
-	ss := mul(s, addF(mul(w, ps), 1))
+	ps := sinInv120.AddF(w.Hi * horner(w.Hi, sinTail[:]))
+	ps = sinInv6.Add(w.Mul(ps))
+	ss := s.Mul(w.Mul(ps).AddF(1))
 
-	pc := addF(cosInv24, w.hi*horner(w.hi, cosTail[:]))
-	pc = addF(mul(w, pc), -0.5)
-	cs := addF(mul(w, pc), 1)
+	pc := cosInv24.AddF(w.Hi * horner(w.Hi, cosTail[:]))
+	pc = w.Mul(pc).AddF(-0.5)
+	cs := w.Mul(pc).AddF(1)
 
 	if j == 0 {
 		sin, cos = ss, cs
 	} else {
 		t := &consts().sinCos[j]
-		sin = add(mul(t.sin, cs), mul(t.cos, ss))
-		cos = add(mul(t.cos, cs), neg(mul(t.sin, ss)))
+		sin = t.sin.Mul(cs).Add(t.cos.Mul(ss))
+		cos = t.cos.Mul(cs).Add(t.sin.Mul(ss).Neg())
 	}
 	if negative {
-		sin = neg(sin)
+		sin = sin.Neg()
 	}
 	return sin, cos
 }
 
 var (
-	sinInv120, sinInv6, cosInv24 = recip(120), neg(recip(6)), recip(24)
+	sinInv120, sinInv6, cosInv24 = ddarith.Recip(120), ddarith.Recip(6).Neg(), ddarith.Recip(24)
 
 	// sinTail is 1/11!, −1/9!, 1/7! negated, cosTail 1/10!, −1/8!, 1/6!
 	// negated: the series from w³ on, over w³ (w = s²).
@@ -116,11 +120,11 @@ func sinCosOf(x float64) (sin, cos dd, relErr float64) {
 	s, c := sinCosDD(t.r)
 	switch t.quad {
 	case 1:
-		s, c = c, neg(s)
+		s, c = c, s.Neg()
 	case 2:
-		s, c = neg(s), neg(c)
+		s, c = s.Neg(), c.Neg()
 	case 3:
-		s, c = neg(c), s
+		s, c = c.Neg(), s
 	}
 	return s, c, t.relErr()
 }
@@ -147,5 +151,5 @@ func fastTan(x float64) (float64, bool) {
 		return 0, false
 	}
 	s, c, e := sinCosOf(x)
-	return roundDD(div(s, c), e)
+	return roundDD(s.Div(c), e)
 }
