@@ -659,8 +659,8 @@ func IsBuiltinTypeName(name string) bool {
 // (docs/spec/builtins.md §1.3) that are no basic type or builtin generic:
 // every name a library value's Type() gives (TestRuntimeKindsAnnotate
 // holds it to the sources), except the VM's internal objects (`cell`,
-// `opaque`, `error`), which no program sees. Each is a valid annotation, checked at run time by the value's kind
-// (docs/check.md).
+// `opaque`, `error`), which no program sees. Each is a valid annotation,
+// checked at run time by the value's kind (docs/check.md).
 var runtimeKindNames = []string{
 	"atomic", "builtin", "channel", "generator", "http_server", "http_server_tls", "http_session",
 	"http_stream", "mailbox", "mcp_client", "pair", "pg_connection", "pg_pool", "pg_tx", "rng",

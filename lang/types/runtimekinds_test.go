@@ -14,7 +14,7 @@ import (
 var typeMethod = regexp.MustCompile(`\) Type\(\) string\s*\{\s*return "([a-z_]+)"`)
 
 // internalKinds are the VM's own objects, which no program holds.
-var internalKinds = map[string]bool{"cell": true, "opaque": true, "error": true, "closable": true}
+var internalKinds = map[string]bool{"cell": true, "opaque": true, "error": true}
 
 // TestRuntimeKindsAnnotate holds every name a library value's Type()
 // returns to being a valid annotation, so `fn f(m: mailbox)` draws no
