@@ -53,10 +53,10 @@ func init() {
 		func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 			return callBuiltin(th, args, "host_tool_call", true)
 		})
-	lib.Def("host_mock", "host_mock(name, response_or_fn, options?)",
-		"answer host_call(name) in the current scope with response, or with fn(args) when it is a function; options: tool (mock a host tool instead, for host_tool_call and host_tool_list), description, parameters. Upstream's host_mock(capability, operation, response) mocks \"capability.operation\"; its response may be {result} or {error} (thrown)",
+	lib.Def("host_mock", "host_mock(name, response_or_fn, options?, params?)",
+		"answer host_call(name) in the current scope with response, or with fn(args) when it is a function; options: tool (mock a host tool instead, for host_tool_call and host_tool_list), description, parameters. Upstream's host_mock(capability, operation, response, params?) mocks \"capability.operation\"; its response may be {result} or {error} (thrown), with params the call's args must hold",
 		builtinHostMock)
-	lib.Def("host_mock_calls", "host_mock_calls()", "the calls the current scope's mocks answered: [{name, args, kind}] with kind \"call\" or \"tool\"",
+	lib.Def("host_mock_calls", "host_mock_calls()", "the calls the current scope's mocks answered: {name, args, kind} with kind \"call\" or \"tool\", or {capability, operation, params} for an operation-form mock",
 		func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 			s := stateOf(th)
 			s.mu.Lock()
@@ -155,12 +155,31 @@ func operationForm(args vm.Args) (string, bool) {
 }
 
 // resultOrError reports whether an operation-form response is upstream's
-// {result} / {error} record rather than a plain dict answer.
+// {result} / {error} record, optionally with the params a call must
+// match, rather than a plain dict answer.
 func resultOrError(d *vm.Dict) bool {
-	if d.Len() != 1 {
+	if !d.Has("result") && !d.Has("error") {
 		return false
 	}
-	return d.Has("result") || d.Has("error")
+	for _, k := range d.Keys() {
+		if k != "result" && k != "error" && k != "params" {
+			return false
+		}
+	}
+	return true
+}
+
+// paramsFilter reads the params a call must contain for an
+// operation-form mock to answer it.
+func paramsFilter(v vm.Value) (*vm.Dict, error) {
+	if v.IsNil() {
+		return nil, nil
+	}
+	d, ok := v.AsDict()
+	if !ok {
+		return nil, vm.Throwf("host_mock: params must be a dict, got %s", v.Type())
+	}
+	return d, nil
 }
 
 func builtinHostMock(th *vm.Thread, args vm.Args) (vm.Value, error) {
@@ -174,9 +193,20 @@ func builtinHostMock(th *vm.Thread, args vm.Args) (vm.Value, error) {
 	m := &mock{response: args.At(1), parameters: vm.Nil}
 	op, opForm := operationForm(args)
 	if opForm {
-		// host_mock(capability, operation, response): upstream's form
+		// host_mock(capability, operation, response, params?): upstream's form
+		m.capability, m.operation = name, op
 		name, m.response = name+"."+op, args.At(2)
+		if args.Given(3) {
+			if m.params, err = paramsFilter(args.At(3)); err != nil {
+				return vm.Value{}, err
+			}
+		}
 		if d, ok := m.response.AsDict(); ok && resultOrError(d) {
+			if d.Has("params") {
+				if m.params, err = paramsFilter(lib.Get(d, "params")); err != nil {
+					return vm.Value{}, err
+				}
+			}
 			m.response = lib.Get(d, "result")
 			if e, failing := d.Get("error"); failing {
 				m.fn = vm.Of(vm.NewBuiltin("host_mock:error", "error(args)", "a mocked host failure", func(*vm.Thread, vm.Args) (vm.Value, error) {
@@ -224,7 +254,7 @@ func builtinHostMock(th *vm.Thread, args vm.Args) (vm.Value, error) {
 	if m.tool {
 		s.top().tools[name] = m
 	} else {
-		s.top().caps[name] = m
+		s.top().caps[name] = append(s.top().caps[name], m)
 	}
 	return vm.Nil, nil
 }

@@ -77,15 +77,55 @@ type mock struct {
 	tool        bool
 	description string
 	parameters  vm.Value
+	// Set by upstream's host_mock(capability, operation, response): the
+	// two names its call records carry, and the params a call must
+	// contain (equal values) for this mock to answer it (nil: any call).
+	capability, operation string
+	params                *vm.Dict
+}
+
+// answers reports whether the mock answers a call with args.
+func (m *mock) answers(args vm.Value) bool {
+	if m.params == nil {
+		return true
+	}
+	d, ok := args.AsDict()
+	if !ok {
+		return false
+	}
+	for _, k := range m.params.Keys() {
+		want, _ := m.params.Get(k)
+		got, ok := d.Get(k)
+		if !ok || !vm.Equal(got, want) {
+			return false
+		}
+	}
+	return true
+}
+
+// record is the host_mock_calls entry of a call the mock answered:
+// upstream's {capability, operation, params} for a mock set in its
+// operation form, else {name, args, kind}.
+func (m *mock) record(name string, args vm.Value) vm.Value {
+	if m.operation != "" {
+		return vm.Of(lib.DictOf("capability", vm.Str(m.capability), "operation", vm.Str(m.operation), "params", args))
+	}
+	kind := "call"
+	if m.tool {
+		kind = "tool"
+	}
+	return vm.Of(lib.DictOf("name", vm.Str(name), "args", args, "kind", vm.Str(kind)))
 }
 
 type scope struct {
-	caps  map[string]*mock
+	// caps holds every capability mock of a name, oldest first: the
+	// latest one that answers a call answers it.
+	caps  map[string][]*mock
 	tools map[string]*mock
 	calls []vm.Value
 }
 
-func newScope() *scope { return &scope{caps: map[string]*mock{}, tools: map[string]*mock{}} }
+func newScope() *scope { return &scope{caps: map[string][]*mock{}, tools: map[string]*mock{}} }
 
 // state is the host bridge of one VM: the handlers the host registered and
 // the mock scopes.
@@ -144,15 +184,16 @@ func (s *state) call(th *vm.Thread, builtin, name string, args vm.Value, tool bo
 			h = t.Handler
 		}
 	} else {
-		m = sc.caps[name]
+		ms := sc.caps[name]
+		for i := len(ms) - 1; i >= 0 && m == nil; i-- {
+			if ms[i].answers(args) {
+				m = ms[i]
+			}
+		}
 		h = s.caps[name]
 	}
 	if m != nil {
-		kind := "call"
-		if tool {
-			kind = "tool"
-		}
-		sc.calls = append(sc.calls, vm.Of(lib.DictOf("name", vm.Str(name), "args", args, "kind", vm.Str(kind))))
+		sc.calls = append(sc.calls, m.record(name, args))
 	}
 	s.mu.Unlock()
 	if m != nil {
