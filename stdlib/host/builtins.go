@@ -18,13 +18,14 @@ func init() {
 		func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 			return vm.Of(lib.StrList(stateOf(th).capabilityNames())), nil
 		})
-	lib.Def("host_has", "host_has(name, operation?)", "whether host_call(name, …) would be answered (by the host or a mock); upstream's host_has(capability, operation) asks for \"capability.operation\", as its host_mock(capability, operation, response) names it",
+	lib.Def("host_has", "host_has(name, operation?)", "whether host_call(name, …) would be answered (by the host or a mock), or, for a capability such as \"workspace\", whether any of its operations (\"workspace.read_file\") would be; upstream's host_has(capability, operation) asks for \"capability.operation\", as its host_mock(capability, operation, response) names it",
 		func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 			name, ok := args.Str(0)
 			if !ok {
 				return vm.False, nil
 			}
-			if args.Given(1) {
+			whole := args.Given(1)
+			if whole {
 				op, ok := args.Str(1)
 				if !ok {
 					return vm.False, nil
@@ -32,7 +33,7 @@ func init() {
 				name += "." + op
 			}
 			for _, n := range stateOf(th).capabilityNames() {
-				if n == name {
+				if n == name || !whole && strings.HasPrefix(n, name+".") {
 					return vm.True, nil
 				}
 			}
