@@ -354,6 +354,10 @@ func normalizeComponents(v vm.Value) (*Components, error) {
 	}
 	for _, k := range d.Keys() {
 		if k != "schemas" {
+			if d.Has("schemas") {
+				return nil, catalogErr("tool registry components contains unknown key %q", k)
+			}
+			// {Widget: {...}}: schemas named without the schemas field
 			return nil, catalogErr("tool registry components must be an object with a schemas field")
 		}
 	}
