@@ -192,16 +192,16 @@ func builtinHostMock(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		return vm.Value{}, vm.Throwf("host_mock: a response (or a function of the args) is required")
 	}
 	m := &mock{response: args.At(1), parameters: vm.Nil}
+	if args.Given(3) {
+		if m.params, err = paramsFilter(args.At(3)); err != nil {
+			return vm.Value{}, err
+		}
+	}
 	op, opForm := operationForm(args)
 	if opForm {
 		// host_mock(capability, operation, response, params?): upstream's form
 		m.capability, m.operation = name, op
 		name, m.response = name+"."+op, args.At(2)
-		if args.Given(3) {
-			if m.params, err = paramsFilter(args.At(3)); err != nil {
-				return vm.Value{}, err
-			}
-		}
 		if d, ok := m.response.AsDict(); ok && resultOrError(d) {
 			if d.Has("params") {
 				if m.params, err = paramsFilter(lib.Get(d, "params")); err != nil {
@@ -248,6 +248,9 @@ func builtinHostMock(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		if !m.tool && (m.description != "" || !m.parameters.IsNil()) {
 			return vm.Value{}, vm.Throwf("host_mock: description and parameters describe a tool; add tool: true")
 		}
+	}
+	if m.tool && m.params != nil {
+		return vm.Value{}, vm.Throwf("host_mock: params select the calls of a capability mock; a tool mock (tool: true) answers every call")
 	}
 	s := stateOf(th)
 	s.mu.Lock()
