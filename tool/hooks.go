@@ -132,10 +132,13 @@ func applyHooks(th *vm.Thread, name string, args any, run func(args any) *Outcom
 	return out
 }
 
-// applyCap applies the cap a successful call's hooks left pending, once.
+// applyCap applies the cap a successful call's hooks left pending, once,
+// and records it in Cap for a text rendering of a result that is not a
+// string.
 func applyCap(out *Outcome) *Outcome {
 	if out.Kind == Success {
 		capOutput(out, out.pendingCap)
+		out.Cap = out.pendingCap
 	}
 	out.pendingCap = 0
 	return out
@@ -234,17 +237,38 @@ func deniedSummary(reason string) string { return "denied by tool hook: " + reas
 // "<first max>... [truncated, N chars total]".
 func capOutput(o *Outcome, max int) {
 	s, ok := o.Result.(string)
-	if !ok || max <= 0 {
+	if !ok {
 		return
+	}
+	if capped := CapText(s, max); capped != s {
+		o.Result = capped
+		o.Value = vm.Str(capped)
+	}
+}
+
+// CapRendered cuts text, a rendering (JSON) of a successful result that
+// is not a string, to the call's Cap, as a string result is already cut;
+// the agent loop uses it for the tool message a model reads.
+func (o *Outcome) CapRendered(text string) string {
+	if _, isString := o.Result.(string); isString {
+		return text
+	}
+	return CapText(text, o.Cap)
+}
+
+// CapText is s cut to its first max characters with upstream's mark,
+// "<first max>... [truncated, N chars total]", or s itself when it is not
+// longer (or max is 0).
+func CapText(s string, max int) string {
+	if max <= 0 {
+		return s
 	}
 	n := 0
 	for i := range s {
 		if n == max {
-			capped := fmt.Sprintf("%s... [truncated, %d chars total]", s[:i], utf8.RuneCountInString(s))
-			o.Result = capped
-			o.Value = vm.Str(capped)
-			return
+			return fmt.Sprintf("%s... [truncated, %d chars total]", s[:i], utf8.RuneCountInString(s))
 		}
 		n++
 	}
+	return s
 }

@@ -121,6 +121,10 @@ type Outcome struct {
 	// adapter honour exit() or cancellation). Never print a thrown value
 	// it carries.
 	Err *vm.Error
+	// Cap is the max_output the hooks of a successful call applied (0
+	// when none): a string Result is already cut to it; the agent loop
+	// cuts the JSON text a model reads of any other result (CapRendered).
+	Cap int
 	// pendingCap is the max_output a successful call's hooks set that
 	// is not applied yet (InvokeWithin); 0 when none.
 	pendingCap int

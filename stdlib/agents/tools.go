@@ -220,7 +220,7 @@ func (ts *toolset) run(th *vm.Thread, name string, args vm.Value) outcome {
 	o := pt.Invoke(th, j)
 	switch o.Kind {
 	case tool.Success:
-		return outcome{value: o.Value, text: llm.ResultText(o.Value, o.Result), ok: true}
+		return outcome{value: o.Value, text: o.CapRendered(llm.ResultText(o.Value, o.Result)), ok: true}
 	case tool.ApplicationError:
 		v := tool.FromJSON(o.Data)
 		return outcome{text: hjson.Stringify(v), err: vm.Throw(v), retryable: true}
