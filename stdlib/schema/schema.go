@@ -623,7 +623,9 @@ func applySchemaDefaults(v, schema, root vm.Value, depth int) vm.Value {
 		return v
 	}
 	if v.IsNil() {
-		if def, ok := s.Get("default"); ok {
+		if def, ok := s.Get("default"); ok && !def.IsNil() {
+			return applySchemaDefaults(def, schema, root, depth+1)
+		} else if ok {
 			return def
 		}
 		return v
@@ -636,11 +638,17 @@ func applySchemaDefaults(v, schema, root vm.Value, depth int) vm.Value {
 			pd.Range(func(k string, sub vm.Value) bool {
 				cur, present := out.Get(k)
 				if !present {
-					if sd, ok := sub.AsDict(); ok {
-						if def, ok := sd.Get("default"); ok {
-							out = out.Set(k, def)
-						}
+					sd, ok := sub.AsDict()
+					if !ok {
+						return true
 					}
+					def, ok := sd.Get("default")
+					if !ok {
+						return true
+					}
+					// A default is filled in like a given value: its own
+					// missing properties get their defaults too.
+					out = out.Set(k, applySchemaDefaults(def, sub, root, depth+1))
 					return true
 				}
 				if nv := applySchemaDefaults(cur, sub, root, depth+1); !vm.Identical(nv, cur) {
@@ -682,6 +690,7 @@ func applySchemaDefaults(v, schema, root vm.Value, depth int) vm.Value {
 			if !ok {
 				return true
 			}
+			def = applySchemaDefaults(def, sub, root, depth+1)
 			if at >= 0 {
 				fields[at].Value = def
 			} else {
