@@ -609,7 +609,9 @@ func schemaInt(s *vm.Dict, key string) (int64, bool) {
 }
 
 // applySchemaDefaults fills the `default` of missing properties (and of a
-// nil value), recursively.
+// nil value), recursively. A filled-in default gets its own properties'
+// defaults too, but without following `$ref` (root nil): a schema whose
+// references loop back to it would otherwise grow a default without end.
 func applySchemaDefaults(v, schema, root vm.Value, depth int) vm.Value {
 	s, ok := schema.AsDict()
 	if !ok || depth > 64 {
@@ -624,7 +626,7 @@ func applySchemaDefaults(v, schema, root vm.Value, depth int) vm.Value {
 	}
 	if v.IsNil() {
 		if def, ok := s.Get("default"); ok && !def.IsNil() {
-			return applySchemaDefaults(def, schema, root, depth+1)
+			return applySchemaDefaults(def, schema, vm.Nil, depth+1)
 		} else if ok {
 			return def
 		}
@@ -648,7 +650,7 @@ func applySchemaDefaults(v, schema, root vm.Value, depth int) vm.Value {
 					}
 					// A default is filled in like a given value: its own
 					// missing properties get their defaults too.
-					out = out.Set(k, applySchemaDefaults(def, sub, root, depth+1))
+					out = out.Set(k, applySchemaDefaults(def, sub, vm.Nil, depth+1))
 					return true
 				}
 				if nv := applySchemaDefaults(cur, sub, root, depth+1); !vm.Identical(nv, cur) {
@@ -690,7 +692,7 @@ func applySchemaDefaults(v, schema, root vm.Value, depth int) vm.Value {
 			if !ok {
 				return true
 			}
-			def = applySchemaDefaults(def, sub, root, depth+1)
+			def = applySchemaDefaults(def, sub, vm.Nil, depth+1)
 			if at >= 0 {
 				fields[at].Value = def
 			} else {
