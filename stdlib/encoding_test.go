@@ -48,7 +48,7 @@ func TestEncodings(t *testing.T) {
 		{"bytes_from_string", []vm.Value{iv(1)}, "ERR: Runtime error: bytes_from_string: expected string at argument 1, got int"},
 		{"bytes_from_string", nil, "ERR: Runtime error: bytes_from_string: missing argument 1"},
 		{"bytes_to_string", []vm.Value{b("hi")}, "hi"},
-		{"bytes_to_string", []vm.Value{b("h\xff")}, "ERR: Runtime error: bytes_to_string: invalid UTF-8 at byte 1"},
+		{"bytes_to_string", []vm.Value{b("h\xff")}, "ERR: Runtime error: bytes_to_string: invalid utf-8 sequence of 1 bytes from index 1"},
 		{"bytes_to_string", []vm.Value{sv("x")}, "ERR: Runtime error: bytes_to_string: expected bytes at argument 1, got string"},
 		{"bytes_to_string_lossy", []vm.Value{b("h\xff")}, "h\uFFFD"},
 		{"bytes_to_hex", []vm.Value{b("\x01\xab")}, "01ab"},

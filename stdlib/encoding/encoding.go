@@ -149,7 +149,7 @@ func init() {
 			return vm.Value{}, err
 		}
 		if !utf8.Valid(b) {
-			return vm.Value{}, vm.Runtimef("bytes_to_string: invalid UTF-8 at byte %d", firstInvalidUTF8(b))
+			return vm.Value{}, vm.Runtimef("bytes_to_string: %s", rustUTF8Error(b))
 		}
 		return vm.Str(string(b)), nil
 	})
@@ -291,6 +291,48 @@ func intArgN(a vm.Args, name string, i int) (int64, error) {
 		return 0, vm.Runtimef("%s: expected int at argument %d, got %s", name, i+1, a.At(i).Type())
 	}
 	return n, nil
+}
+
+// rustUTF8Error words the first UTF-8 error in b as Rust's Utf8Error
+// does (upstream decodes with String::from_utf8): "invalid utf-8 sequence
+// of N bytes from index I", N being how many bytes Rust's validator
+// rejects at I, or "incomplete utf-8 byte sequence from index I" when the
+// input ends inside a character.
+func rustUTF8Error(b []byte) string {
+	i := firstInvalidUTF8(b)
+	rest := b[i:]
+	// the second byte's range depends on the lead byte (no overlong
+	// forms, no surrogates, nothing past U+10FFFF)
+	lo, hi := byte(0x80), byte(0xBF)
+	width := 0
+	switch c := rest[0]; {
+	case c >= 0xC2 && c <= 0xDF:
+		width = 2
+	case c >= 0xE0 && c <= 0xEF:
+		width = 3
+		if c == 0xE0 {
+			lo = 0xA0
+		} else if c == 0xED {
+			hi = 0x9F
+		}
+	case c >= 0xF0 && c <= 0xF4:
+		width = 4
+		if c == 0xF0 {
+			lo = 0x90
+		} else if c == 0xF4 {
+			hi = 0x8F
+		}
+	}
+	for k := 1; k < width; k++ {
+		if k >= len(rest) {
+			return fmt.Sprintf("incomplete utf-8 byte sequence from index %d", i)
+		}
+		c := rest[k]
+		if k == 1 && (c < lo || c > hi) || k > 1 && (c < 0x80 || c > 0xBF) {
+			return fmt.Sprintf("invalid utf-8 sequence of %d bytes from index %d", k, i)
+		}
+	}
+	return fmt.Sprintf("invalid utf-8 sequence of 1 bytes from index %d", i)
 }
 
 func firstInvalidUTF8(b []byte) int {

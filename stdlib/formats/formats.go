@@ -223,7 +223,22 @@ func decodeOneYAML(text string) (yaml.Node, bool, error) {
 
 // yamlDecoder turns a yaml.Node tree into Harn values, counting the values
 // it builds against its limit.
-type yamlDecoder struct{ limit, built int }
+type yamlDecoder struct{ limit, built, nest int }
+
+// yamlMaxNesting is how many lists and mappings may nest: serde_yaml,
+// upstream's reader, refuses the 129th with `recursion limit exceeded at
+// line L column C` (docs/limits.md).
+const yamlMaxNesting = 128
+
+// enterCollection counts one more level of lists and mappings, refusing
+// one past yamlMaxNesting; the caller leaves it with d.nest--.
+func (d *yamlDecoder) enterCollection(n *yaml.Node) error {
+	if d.nest >= yamlMaxNesting {
+		return fmt.Errorf("recursion limit exceeded%s", yamlAt(n.Line, n.Column))
+	}
+	d.nest++
+	return nil
+}
 
 // yamlDocValue decodes a parsed document (docs/limits.md: YAML aliases).
 func yamlDocValue(doc *yaml.Node) (vm.Value, error) {
@@ -260,6 +275,10 @@ func (d *yamlDecoder) value(n *yaml.Node, depth int) (vm.Value, error) {
 	case yaml.AliasNode:
 		return d.value(n.Alias, depth+1)
 	case yaml.SequenceNode:
+		if err := d.enterCollection(n); err != nil {
+			return vm.Value{}, err
+		}
+		defer func() { d.nest-- }()
 		out := make([]vm.Value, 0, len(n.Content))
 		for _, c := range n.Content {
 			v, err := d.value(c, depth+1)
@@ -270,6 +289,10 @@ func (d *yamlDecoder) value(n *yaml.Node, depth int) (vm.Value, error) {
 		}
 		return vm.Of(vm.NewList(out)), nil
 	case yaml.MappingNode:
+		if err := d.enterCollection(n); err != nil {
+			return vm.Value{}, err
+		}
+		defer func() { d.nest-- }()
 		b := vm.NewDictBuilder(len(n.Content) / 2)
 		var merged []*vm.Dict
 		seen := make(map[string]*yaml.Node, len(n.Content)/2)

@@ -84,6 +84,10 @@ func OSErrorText(err error) string {
 
 var errNotUTF8 = errors.New("stream did not contain valid UTF-8")
 
+// errNotFile is the error of copying a source that is not a regular file
+// (a directory, a device, …), worded as Rust's fs::copy words it.
+var errNotFile = errors.New("the source path is neither a regular file nor a symlink to a regular file")
+
 // ReadText reads a whole file as strict UTF-8, as Rust's read_to_string
 // does: invalid bytes are the error "stream did not contain valid UTF-8"
 // (OSErrorText gives it unchanged), never replacement characters.
@@ -308,11 +312,9 @@ func copyFile(src, dst string) error {
 	}
 	// Nothing is created at dst unless src is a file: a directory would
 	// leave an empty file behind (and move_file's copy fallback with it).
-	if info.IsDir() {
-		return syscall.EISDIR
-	}
+	// The error is Rust's fs::copy one for a source that is not a file.
 	if !info.Mode().IsRegular() {
-		return errors.New("the source is not a regular file")
+		return errNotFile
 	}
 	_, statErr := os.Lstat(dst)
 	created := os.IsNotExist(statErr)

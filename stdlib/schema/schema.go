@@ -609,7 +609,9 @@ func schemaInt(s *vm.Dict, key string) (int64, bool) {
 }
 
 // applySchemaDefaults fills the `default` of missing properties (and of a
-// nil value), recursively.
+// nil value), recursively. A filled-in default gets its own properties'
+// defaults too, but without following `$ref` (root nil): a schema whose
+// references loop back to it would otherwise grow a default without end.
 func applySchemaDefaults(v, schema, root vm.Value, depth int) vm.Value {
 	s, ok := schema.AsDict()
 	if !ok || depth > 64 {
@@ -623,7 +625,9 @@ func applySchemaDefaults(v, schema, root vm.Value, depth int) vm.Value {
 		return v
 	}
 	if v.IsNil() {
-		if def, ok := s.Get("default"); ok {
+		if def, ok := s.Get("default"); ok && !def.IsNil() {
+			return applySchemaDefaults(def, schema, vm.Nil, depth+1)
+		} else if ok {
 			return def
 		}
 		return v
@@ -636,11 +640,17 @@ func applySchemaDefaults(v, schema, root vm.Value, depth int) vm.Value {
 			pd.Range(func(k string, sub vm.Value) bool {
 				cur, present := out.Get(k)
 				if !present {
-					if sd, ok := sub.AsDict(); ok {
-						if def, ok := sd.Get("default"); ok {
-							out = out.Set(k, def)
-						}
+					sd, ok := sub.AsDict()
+					if !ok {
+						return true
 					}
+					def, ok := sd.Get("default")
+					if !ok {
+						return true
+					}
+					// A default is filled in like a given value: its own
+					// missing properties get their defaults too.
+					out = out.Set(k, applySchemaDefaults(def, sub, vm.Nil, depth+1))
 					return true
 				}
 				if nv := applySchemaDefaults(cur, sub, root, depth+1); !vm.Identical(nv, cur) {
@@ -682,6 +692,7 @@ func applySchemaDefaults(v, schema, root vm.Value, depth int) vm.Value {
 			if !ok {
 				return true
 			}
+			def = applySchemaDefaults(def, sub, vm.Nil, depth+1)
 			if at >= 0 {
 				fields[at].Value = def
 			} else {
