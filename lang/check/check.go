@@ -371,7 +371,24 @@ func (c *checker) fits(at syntax.Expr, src, dst types.Type) bool {
 	// benefit of the doubt it gets alone (an index read returned or passed
 	// to a typed parameter: docs/check.md), while a declared `T?` element
 	// is still held to the target.
+	if b, ok := at.(*syntax.BinaryExpr); ok && b.Op == "+" && concatTarget(dst) {
+		// `out + [xs[i]]`, `d + {[k]: v}`: the concatenation fits a list
+		// or dict type when each side does, as `out.appending(xs[i])`
+		// would
+		return c.fits(b.X, c.expr(b.X), dst) && c.fits(b.Y, c.expr(b.Y), dst)
+	}
 	return (literalShaped(at) || c.tupleCall(at)) && c.fitsValue(at, elemsNonNil(src, 0), dst) && c.literalFits(at, dst)
+}
+
+// concatTarget reports a list or dict type (not a shape, whose fields
+// `a + b` may take from either side): a value of it concatenated or
+// merged with `+` fits it when each operand does.
+func concatTarget(t types.Type) bool {
+	switch types.Underlying(types.RemoveNil(t)).(type) {
+	case *types.List, *types.Dict:
+		return true
+	}
+	return false
 }
 
 // elemsNonNil is t with nil taken out of the element, field and payload
