@@ -371,6 +371,10 @@ func (c *checker) fits(at syntax.Expr, src, dst types.Type) bool {
 	// benefit of the doubt it gets alone (an index read returned or passed
 	// to a typed parameter: docs/check.md), while a declared `T?` element
 	// is still held to the target.
+	if t, ok := at.(*syntax.TernaryExpr); ok {
+		// `c ? [xs[0]] : []`: each branch as it would go alone
+		return c.fits(t.Then, c.expr(t.Then), dst) && c.fits(t.Else, c.expr(t.Else), dst)
+	}
 	if b, ok := at.(*syntax.BinaryExpr); ok && b.Op == "+" && concatTarget(dst) {
 		// `out + [xs[i]]`, `d + {[k]: v}`: the concatenation fits a list
 		// or dict type when each side does, as `out.appending(xs[i])`
@@ -402,6 +406,13 @@ func elemsNonNil(t types.Type, depth int) types.Type {
 	depth++
 	inner := func(t types.Type) types.Type { return elemsNonNil(types.RemoveNil(t), depth) }
 	switch t := t.(type) {
+	case *types.Union:
+		// a ternary's branches (`c ? [xs[0]] : []`)
+		ms := make([]types.Type, len(t.Types))
+		for i, m := range t.Types {
+			ms[i] = elemsNonNil(m, depth)
+		}
+		return types.NewUnion(ms...)
 	case *types.List:
 		return &types.List{Elem: inner(t.Elem)}
 	case *types.Set:
@@ -593,7 +604,22 @@ func (c *checker) literalFits(x syntax.Expr, dst types.Type) bool {
 		return c.literalFits(e.Then, dst) && c.literalFits(e.Else, dst)
 	case *syntax.ListLit:
 		if hasSpread(e.Elems) {
-			break
+			d, ok := types.Underlying(dst).(*types.List)
+			if !ok {
+				break
+			}
+			// `[head, ...rest]`: each spread list fits the list type,
+			// each other element its element type
+			for _, el := range e.Elems {
+				if sp, ok := el.(*syntax.SpreadExpr); ok {
+					if !c.fitsPlain(sp.X, dst) {
+						return false
+					}
+				} else if !c.literalFits(el, d.Elem) {
+					return false
+				}
+			}
+			return true
 		}
 		switch d := types.Underlying(dst).(type) {
 		case *types.Tuple:
