@@ -294,7 +294,7 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		}
 		if s.Value != nil {
 			t := c.expr(s.Value)
-			if it, ok := c.fn.retIter(); ok && it.Kind == types.IterGenerator && !c.unknownInto(s.Value, t, it.Elem, "`yield` value") && elemMismatch(t, it.Elem) {
+			if it, ok := c.fn.retIter(); ok && it.Kind == types.IterGenerator && !c.unknownInto(s.Value, t, it.Elem, "`yield` value") && elemMismatch(t, it.Elem) && !c.fits(s.Value, t, it.Elem) {
 				c.mismatch(s.Value, "`yield` value", it.Elem, t)
 			}
 		}
@@ -303,7 +303,7 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		t := c.expr(s.Value)
 		if !c.fn.genFn() {
 			c.errorf(s.At, "`emit` can only be used inside a `gen fn`")
-		} else if it, ok := c.fn.retIter(); ok && it.Kind == types.IterStream && !c.unknownInto(s.Value, t, it.Elem, "`emit` value") && elemMismatch(t, it.Elem) {
+		} else if it, ok := c.fn.retIter(); ok && it.Kind == types.IterStream && !c.unknownInto(s.Value, t, it.Elem, "`emit` value") && elemMismatch(t, it.Elem) && !c.fits(s.Value, t, it.Elem) {
 			c.mismatch(s.Value, "`emit` value", it.Elem, t)
 		}
 	case *syntax.ImportDecl, *syntax.OverrideDecl, *syntax.ContinueStmt:
