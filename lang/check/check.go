@@ -361,7 +361,93 @@ func (c *checker) fits(at syntax.Expr, src, dst types.Type) bool {
 	if literalShaped(at) && (containsTuple(dst, 0) || literalElems(dst, false, 0)) {
 		return c.literalFits(at, dst)
 	}
-	return c.fitsValue(at, src, dst)
+	if c.fitsValue(at, src, dst) {
+		return true
+	}
+	// A literal built here (`[parts[0]]`, `{name: row[1]}`, `Ok(xs[i])`,
+	// `tuple(a[0], 1)`) is typed from its elements, so an element the
+	// checker inferred nilable (an index read) makes the whole type miss
+	// where the same element alone would fit. Each element gets the
+	// benefit of the doubt it gets alone (an index read returned or passed
+	// to a typed parameter: docs/check.md), while a declared `T?` element
+	// is still held to the target.
+	if t, ok := at.(*syntax.TernaryExpr); ok {
+		// `c ? [xs[0]] : []`: each branch as it would go alone
+		return c.fits(t.Then, c.expr(t.Then), dst) && c.fits(t.Else, c.expr(t.Else), dst)
+	}
+	if b, ok := at.(*syntax.BinaryExpr); ok && b.Op == "+" && concatTarget(dst) {
+		// `out + [xs[i]]`, `d + {[k]: v}`: the concatenation fits a list
+		// or dict type when each side does, as `out.appending(xs[i])`
+		// would
+		return c.fits(b.X, c.expr(b.X), dst) && c.fits(b.Y, c.expr(b.Y), dst)
+	}
+	return (literalShaped(at) || c.tupleCall(at)) && c.fitsValue(at, elemsNonNil(src, 0), dst) && c.literalFits(at, dst)
+}
+
+// concatTarget reports a list or dict type (not a shape, whose fields
+// `a + b` may take from either side): a value of it concatenated or
+// merged with `+` fits it when each operand does.
+func concatTarget(t types.Type) bool {
+	switch types.Underlying(types.RemoveNil(t)).(type) {
+	case *types.List, *types.Dict:
+		return true
+	}
+	return false
+}
+
+// elemsNonNil is t with nil taken out of the element, field and payload
+// types of the literal kinds fits reads element by element (lists, sets,
+// dict values, tuples, shape fields, Result sides), at any depth: what
+// the literal's type would be had no element been nilable.
+func elemsNonNil(t types.Type, depth int) types.Type {
+	if depth > 8 {
+		return t
+	}
+	depth++
+	inner := func(t types.Type) types.Type { return elemsNonNil(types.RemoveNil(t), depth) }
+	switch t := t.(type) {
+	case *types.Union:
+		// a ternary's branches (`c ? [xs[0]] : []`)
+		ms := make([]types.Type, len(t.Types))
+		for i, m := range t.Types {
+			ms[i] = elemsNonNil(m, depth)
+		}
+		return types.NewUnion(ms...)
+	case *types.List:
+		return &types.List{Elem: inner(t.Elem)}
+	case *types.Set:
+		return &types.Set{Elem: inner(t.Elem)}
+	case *types.Dict:
+		return &types.Dict{Key: t.Key, Value: inner(t.Value)}
+	case *types.Tuple:
+		elems := make([]types.Type, len(t.Elems))
+		for i, e := range t.Elems {
+			elems[i] = inner(e)
+		}
+		return &types.Tuple{Elems: elems}
+	case *types.Result:
+		return &types.Result{Ok: inner(t.Ok), Err: inner(t.Err)}
+	case *types.Shape:
+		sh := *t
+		sh.Fields = make([]types.Field, len(t.Fields))
+		for i, f := range t.Fields {
+			f.Type = inner(f.Type)
+			sh.Fields[i] = f
+		}
+		return &sh
+	}
+	return t
+}
+
+// tupleCall reports a call of the builtin `tuple(…)` (not a function of
+// the program named tuple) without spread arguments.
+func (c *checker) tupleCall(x syntax.Expr) bool {
+	call, ok := x.(*syntax.CallExpr)
+	if !ok || call.Fn.Name != "tuple" || hasSpread(call.Args) {
+		return false
+	}
+	ref := c.info.Refs[call.Fn]
+	return ref != nil && ref.Scope == resolve.Universal
 }
 
 // fitsValue is fits for a value whose type says all the checker reads of
@@ -518,7 +604,22 @@ func (c *checker) literalFits(x syntax.Expr, dst types.Type) bool {
 		return c.literalFits(e.Then, dst) && c.literalFits(e.Else, dst)
 	case *syntax.ListLit:
 		if hasSpread(e.Elems) {
-			break
+			d, ok := types.Underlying(dst).(*types.List)
+			if !ok {
+				break
+			}
+			// `[head, ...rest]`: each spread list fits the list type,
+			// each other element its element type
+			for _, el := range e.Elems {
+				if sp, ok := el.(*syntax.SpreadExpr); ok {
+					if !c.fitsPlain(sp.X, dst) {
+						return false
+					}
+				} else if !c.literalFits(el, d.Elem) {
+					return false
+				}
+			}
+			return true
 		}
 		switch d := types.Underlying(dst).(type) {
 		case *types.Tuple:
@@ -579,6 +680,17 @@ func (c *checker) literalFits(x syntax.Expr, dst types.Type) bool {
 				return c.literalFits(e.Args[0], r.Ok)
 			}
 			return c.literalFits(e.Args[0], r.Err)
+		}
+		if d, ok := types.Underlying(dst).(*types.Tuple); ok && c.tupleCall(e) {
+			if len(e.Args) != len(d.Elems) {
+				return false
+			}
+			for i, a := range e.Args {
+				if !c.literalFits(a, d.Elems[i]) {
+					return false
+				}
+			}
+			return true
 		}
 	}
 	return c.fitsPlain(x, dst)
@@ -701,6 +813,8 @@ func inferredResult(at syntax.Expr, src, dst types.Type) types.Type {
 // false error blocks a valid program.
 func (c *checker) nilIndex(at syntax.Expr, src, dst types.Type) bool {
 	switch x := at.(type) {
+	case *syntax.ListLit, *syntax.DictLit, *syntax.CallExpr:
+		return c.nilElement(at, dst)
 	case *syntax.IndexExpr:
 	case *syntax.MemberExpr:
 		if !x.Optional || !nilable(c.quietType(x.X)) {
@@ -710,6 +824,65 @@ func (c *checker) nilIndex(at syntax.Expr, src, dst types.Type) bool {
 		return false
 	}
 	return nilable(src) && !types.AssignableTo(types.Nil, dst)
+}
+
+// nilElement is nilIndex for the elements of a literal built where the
+// annotated binding is (`let names: list<string> = [row[0]]`): the
+// annotation holds an element as it holds the bare read (fits gives
+// such elements the benefit of the doubt everywhere else).
+func (c *checker) nilElement(at syntax.Expr, dst types.Type) bool {
+	d := types.Underlying(types.RemoveNil(dst))
+	into := func(x syntax.Expr, t types.Type) bool { return c.nilIndex(x, c.expr(x), t) } // (a second walk's diagnostics are deduplicated)
+	switch e := at.(type) {
+	case *syntax.ListLit:
+		if hasSpread(e.Elems) {
+			return false
+		}
+		for i, el := range e.Elems {
+			switch d := d.(type) {
+			case *types.List:
+				if into(el, d.Elem) {
+					return true
+				}
+			case *types.Tuple:
+				if i < len(d.Elems) && into(el, d.Elems[i]) {
+					return true
+				}
+			}
+		}
+	case *syntax.DictLit:
+		for _, en := range e.Entries {
+			if en.Spread != nil || en.Value == nil {
+				continue
+			}
+			switch d := d.(type) {
+			case *types.Dict:
+				if into(en.Value, d.Value) {
+					return true
+				}
+			case *types.Shape:
+				if f, ok := d.Field(en.KeyName); ok && en.KeyExpr == nil && into(en.Value, f.Type) {
+					return true
+				}
+			}
+		}
+	case *syntax.CallExpr:
+		if r, ok := d.(*types.Result); ok && literalShaped(e) {
+			side := r.Ok
+			if e.Fn.Name == "Err" {
+				side = r.Err
+			}
+			return into(e.Args[0], side)
+		}
+		if t, ok := d.(*types.Tuple); ok && c.tupleCall(e) {
+			for i, a := range e.Args {
+				if i < len(t.Elems) && into(a, t.Elems[i]) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // bareDict reports a binding the program annotated as a bare `dict`

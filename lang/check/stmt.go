@@ -294,7 +294,7 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		}
 		if s.Value != nil {
 			t := c.expr(s.Value)
-			if it, ok := c.fn.retIter(); ok && it.Kind == types.IterGenerator && !c.unknownInto(s.Value, t, it.Elem, "`yield` value") && elemMismatch(t, it.Elem) {
+			if it, ok := c.fn.retIter(); ok && it.Kind == types.IterGenerator && !c.unknownInto(s.Value, t, it.Elem, "`yield` value") && c.yieldMismatch(s.Value, t, it.Elem) {
 				c.mismatch(s.Value, "`yield` value", it.Elem, t)
 			}
 		}
@@ -303,7 +303,7 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		t := c.expr(s.Value)
 		if !c.fn.genFn() {
 			c.errorf(s.At, "`emit` can only be used inside a `gen fn`")
-		} else if it, ok := c.fn.retIter(); ok && it.Kind == types.IterStream && !c.unknownInto(s.Value, t, it.Elem, "`emit` value") && elemMismatch(t, it.Elem) {
+		} else if it, ok := c.fn.retIter(); ok && it.Kind == types.IterStream && !c.unknownInto(s.Value, t, it.Elem, "`emit` value") && c.yieldMismatch(s.Value, t, it.Elem) {
 			c.mismatch(s.Value, "`emit` value", it.Elem, t)
 		}
 	case *syntax.ImportDecl, *syntax.OverrideDecl, *syntax.ContinueStmt:
@@ -1369,6 +1369,19 @@ func elemMismatch(t, elem types.Type) bool {
 		return concreteValue(t)
 	}
 	return known(elem) && known(t) && !compatible(t, elem)
+}
+
+// yieldMismatch is elemMismatch for the value x yielded or emitted, with
+// a literal read element by element as a returned one is (fits: an index
+// read inside `[xs[i], xs[i + 1]]` fits as it does alone).
+func (c *checker) yieldMismatch(x syntax.Expr, t, elem types.Type) bool {
+	if !elemMismatch(t, elem) {
+		return false
+	}
+	if _, ok := elem.(*types.TypeParam); ok {
+		return true
+	}
+	return !c.fits(x, t, elem)
 }
 
 // concreteValue reports whether t is the type of a value of one concrete
