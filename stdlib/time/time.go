@@ -53,7 +53,7 @@ func VMNow(th *vm.Thread) time.Time { return clockOf(th).now() }
 // when it is cancelled, interrupted or passes its deadline.
 func Sleep(th *vm.Thread, d time.Duration) error {
 	if d <= 0 {
-		return nil
+		return th.Yield()
 	}
 	if mocked, err := th.SleepMocked(d); mocked {
 		return err
