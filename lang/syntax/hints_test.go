@@ -77,6 +77,15 @@ func TestParseErrorHints(t *testing.T) {
 		{"exit 1\n", "expected top-level item separator (`;` or newline), found `1`", "a call needs parentheses: `exit(…)`"},
 		{"print \"hi\"\n", "expected top-level item separator (`;` or newline), found string \"hi\"", "a call needs parentheses: `print(…)`"},
 		{"echo x\n", "expected top-level item separator (`;` or newline), found `x`", "a call needs parentheses: `println(…)`"},
+		// concurrency forms from other languages
+		{"let h = spawn { 1 }\nawait h\n", "expected top-level item separator (`;` or newline), found `h`", "`await` is a function here: `await(task)`"},
+		{"let v = await fetch()\n", "expected top-level item separator (`;` or newline), found `fetch`", "`await` is a function here: `await(task)`"},
+		{"select { case v from ch { 1 } }\n", "expected from, found `v`", "a `select` case has no `case` keyword: `v from ch { … }`"},
+		{"select { v <- ch { 1 } }\n", "expected from, found <", "a `select` case receives with `from`: `v from ch { … }`"},
+		{"mutex(\"k\", timout: 5ms) { 1 }\n", "expected ), found :", "the only option of a `mutex` header is `timeout:`: `mutex(\"key\", timeout: 50ms) { … }`"},
+		{"mutex(f(1, x: 2)) { 1 }\n", "expected ), found :", "Harn has no named arguments; pass the values in order, or one dict (`f({x: 1})`)"},
+		{"println(parallel 2 { i, j -> i })\n", "a `parallel` body takes one parameter, the item (`parallel each xs { x -> … }`) or the index (`parallel n { i -> … }`)",
+			"keep one parameter; for an item and its index, run `parallel each xs.enumerate() { e -> … }` and read `e.index` and `e.value`"},
 		// members that are no fields or variants in struct and enum bodies
 		{"struct S { let x = 1 }\n", "expected field name, found =", "`let` has no place in a struct body: " + structHolds + "; methods go in an `impl` block after it"},
 		{"struct S {\n  fn f() {}\n}\n", "expected field name, found (", structHolds + "; methods go in an `impl` block after it"},
