@@ -96,6 +96,9 @@ func hint(err *diag.Error, path string, src []byte) {
 	if err.Help = selectCase(sig, at, wanted); err.Help != "" {
 		return
 	}
+	if err.Help = taskForm(sig, at, wanted); err.Help != "" {
+		return
+	}
 	if word, kw := misspeltKeyword(sig, at); kw != "" {
 		err.Help = fmt.Sprintf("`%s` is not a keyword; did you mean `%s`?", word, kw)
 	}
@@ -461,6 +464,46 @@ func selectCase(toks []lexer.Token, at int, wanted string) string {
 		return "a `select` case receives with `from`: `v from ch { … }`"
 	}
 	return ""
+}
+
+// taskForm explains toks[at] where a `spawn` or `parallel` form wanted
+// its block, or a `select` wanted a case: `spawn f()`, `with
+// max_concurrent: 2` without braces, `as stream` before the body, and an
+// `else` case.
+func taskForm(toks []lexer.Token, at int, wanted string) string {
+	t := &toks[at]
+	word := func(i int, v string) bool { // toks[i] is the word v, keyword or not
+		return i >= 0 && i < len(toks) && (toks[i].Type == tIdent || toks[i].Type == tKeyword) && toks[i].Value == v
+	}
+	switch {
+	case wanted == "{" && word(at-1, "spawn"):
+		return "`spawn` runs a block: `spawn { … }`"
+	case wanted == "{" && word(at-1, "with") && word(at, "max_concurrent"):
+		return "the options after `with` are a dict in braces: `with { max_concurrent: 4 }`"
+	case wanted == "{" && word(at, "as") && word(at+1, "stream"):
+		return "`as stream` follows the body: `parallel each xs { x -> … } as stream`"
+	case wanted == "variable name" && isKw(t, "else") && isKw(openerOf(toks, at-1), "select"):
+		return "a `select` case that runs when nothing is ready is `default { … }`"
+	}
+	return ""
+}
+
+// openerOf is the token before the brace left open at toks[at] (the
+// keyword of the block toks[at] is in), or a blank token.
+func openerOf(toks []lexer.Token, at int) *lexer.Token {
+	depth := 0
+	for i := at; i >= 1; i-- {
+		switch {
+		case isPunct(&toks[i], "}"):
+			depth++
+		case isPunct(&toks[i], "{"):
+			if depth == 0 {
+				return &toks[i-1]
+			}
+			depth--
+		}
+	}
+	return &lexer.Token{}
 }
 
 // bareCall explains toks[at], the token where the parse failed, when the

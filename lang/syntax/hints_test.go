@@ -84,6 +84,10 @@ func TestParseErrorHints(t *testing.T) {
 		{"select { v <- ch { 1 } }\n", "expected from, found <", "a `select` case receives with `from`: `v from ch { … }`"},
 		{"mutex(\"k\", timout: 5ms) { 1 }\n", "expected ), found :", "the only option of a `mutex` header is `timeout:`: `mutex(\"key\", timeout: 50ms) { … }`"},
 		{"mutex(f(1, x: 2)) { 1 }\n", "expected ), found :", "Harn has no named arguments; pass the values in order, or one dict (`f({x: 1})`)"},
+		{"let h = spawn fetch()\n", "expected {, found `fetch`", "`spawn` runs a block: `spawn { … }`"},
+		{"let r = parallel 3 with max_concurrent: 2 { i -> i }\n", "expected {, found `max_concurrent`", "the options after `with` are a dict in braces: `with { max_concurrent: 4 }`"},
+		{"let r = parallel each [1] as stream { x -> x }\n", "expected {, found `as`", "`as stream` follows the body: `parallel each xs { x -> … } as stream`"},
+		{"select { v from ch { 1 } else { 2 } }\n", "expected variable name, found 'else' (reserved keyword)", "a `select` case that runs when nothing is ready is `default { … }`"},
 		{"println(parallel 2 { i, j -> i })\n", "a `parallel` body takes one parameter, the item (`parallel each xs { x -> … }`) or the index (`parallel n { i -> … }`)",
 			"keep one parameter; for an item and its index, run `parallel each xs.enumerate() { e -> … }` and read `e.index` and `e.value`"},
 		// members that are no fields or variants in struct and enum bodies
