@@ -261,7 +261,7 @@ func init() {
 		}
 		return vm.Str(durationToHuman(d)), nil
 	})
-	lib.Def("sleep", "sleep(d)", "pause for a duration (or int milliseconds)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("sleep", "sleep(d)", "pause for a duration (or int milliseconds); zero lets the other ready tasks run first", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		var err error
 		switch d := a.At(0).Object().(type) {
 		case vm.Duration:
@@ -271,7 +271,7 @@ func init() {
 		}
 		return vm.Nil, err
 	})
-	lib.Def("sleep_ms", "sleep_ms(n)", "pause for n milliseconds", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("sleep_ms", "sleep_ms(n)", "pause for n milliseconds; zero lets the other ready tasks run first", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		var err error
 		if d, ok := lib.WaitDuration(a.At(0)); ok {
 			err = Sleep(th, d)
