@@ -658,6 +658,25 @@ func (s *sched) yield(th *Thread) {
 	}
 }
 
+// yieldTurn lets every thread waiting for the lock and every queued task
+// run before th, which holds the lock, goes on: th queues behind them and
+// hands the lock to the first (sleep(0)). With nothing waiting th keeps
+// the lock.
+func (s *sched) yieldTurn(th *Thread) {
+	s.mu.Lock()
+	if len(s.ready) == 0 && len(s.starts) == 0 {
+		s.mu.Unlock()
+		return
+	}
+	w := th.wakeChan()
+	s.ready = append(s.ready, readyEntry{w: w, seq: s.nextSeq()})
+	s.waiting.Add(1)
+	s.handOff()
+	<-w
+	s.hold(th)
+	th.lag = time.Since(s.handedAt)
+}
+
 // requeue queues th, which holds the lock, for it behind the threads
 // already waiting, releases s.mu (held), lets the next holder go with
 // handOff, and returns once th holds the lock again.
@@ -847,6 +866,20 @@ func (th *Thread) Unlend() {
 		th.lender = nil
 		th.vm.sched.cur = from
 	}
+}
+
+// Yield lets the threads and tasks that are ready to run take their turn
+// before th goes on, as a zero-length sleep does on a single-threaded
+// scheduler (asyncio's sleep(0), Trio's checkpoint). Like any wait it
+// fails when th is cancelled or past its deadline.
+func (th *Thread) Yield() error {
+	if err := th.stopErr(); err != nil {
+		return err
+	}
+	if th.held {
+		th.vm.sched.yieldTurn(th)
+	}
+	return th.stopErr()
 }
 
 // Wait releases the VM lock and blocks until wake is ready (or closed),

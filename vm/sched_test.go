@@ -80,6 +80,30 @@ func TestYieldRunsQueuedTask(t *testing.T) {
 	}
 }
 
+// Yield (sleep(0)) runs a queued task at once, whatever the time slice,
+// and gives the lock back to the yielding thread.
+func TestYieldRunsQueuedTaskAtOnce(t *testing.T) {
+	v, main, ran := lockedWithQueuedTask(t)
+	if err := main.Yield(); err != nil {
+		t.Fatal(err)
+	}
+	if !*ran {
+		t.Fatal("Yield did not run the queued task")
+	}
+	if v.Current() != main {
+		t.Fatal("Current is not the yielding thread after Yield")
+	}
+}
+
+// Yield in a cancelled thread fails with the cancellation, as a wait does.
+func TestYieldFailsWhenCancelled(t *testing.T) {
+	_, main, _ := lockedWithQueuedTask(t)
+	main.Cancel()
+	if err := main.Yield(); err == nil {
+		t.Fatal("Yield of a cancelled thread succeeded")
+	}
+}
+
 // A slice is work as well as time: a thread that took the lock more than
 // a timeSlice ago but has reached yield only a few times since (the OS
 // stopped the process in a short body) keeps the lock, so `seen = seen +

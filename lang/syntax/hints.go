@@ -93,6 +93,12 @@ func hint(err *diag.Error, path string, src []byte) {
 	if err.Help = bareCall(sig, at); err.Help != "" {
 		return
 	}
+	if err.Help = selectCase(sig, at, wanted); err.Help != "" {
+		return
+	}
+	if err.Help = taskForm(sig, at, wanted); err.Help != "" {
+		return
+	}
 	if word, kw := misspeltKeyword(sig, at); kw != "" {
 		err.Help = fmt.Sprintf("`%s` is not a keyword; did you mean `%s`?", word, kw)
 	}
@@ -138,12 +144,37 @@ func foreignOperator(toks []lexer.Token, at int, closing bool) string {
 		isPunct(&toks[at-2], "(") && isKw(&toks[at-3], "mutex"):
 		// `mutex(timeout: 50ms) { … }`: the bare form has no header
 		return "a bare `mutex { … }` takes no timeout; name its lock to give one: `mutex(\"key\", timeout: 50ms) { … }`"
+	case closing && t.Value == ":" && at >= 3 && toks[at-1].Type == tIdent && isPunct(&toks[at-2], ",") &&
+		isKw(calleeOf(toks, at-2), "mutex"):
+		// `mutex("k", timout: 50ms)`: the header's one named value
+		return "the only option of a `mutex` header is `timeout:`: `mutex(\"key\", timeout: 50ms) { … }`"
 	case closing && t.Value == ":" && at >= 3 && toks[at-1].Type == tIdent &&
 		(isPunct(&toks[at-2], ",") || isPunct(&toks[at-2], "(") && toks[at-3].Type == tIdent):
 		// `f(x: 1)`: where the parser wanted `)`, a name and a colon
 		return "Harn has no named arguments; pass the values in order, or one dict (`f({x: 1})`)"
 	}
 	return ""
+}
+
+// calleeOf is the token before the parenthesis left open at toks[at]
+// (the callee of the call toks[at] is an argument of), or a blank token.
+func calleeOf(toks []lexer.Token, at int) *lexer.Token {
+	depth := 0
+	for i := at; i >= 1; i-- {
+		switch {
+		case isPunct(&toks[i], ")") || isPunct(&toks[i], "]") || isPunct(&toks[i], "}"):
+			depth++
+		case isPunct(&toks[i], "(") || isPunct(&toks[i], "[") || isPunct(&toks[i], "{"):
+			if depth == 0 {
+				if isPunct(&toks[i], "(") {
+					return &toks[i-1]
+				}
+				return &lexer.Token{}
+			}
+			depth--
+		}
+	}
+	return &lexer.Token{}
 }
 
 // arrowParams reports whether toks[at], a comma, continues another
@@ -420,11 +451,70 @@ func misspeltKeyword(toks []lexer.Token, at int) (word, kw string) {
 	return "", ""
 }
 
+// selectCase explains toks[at] where a `select` case wanted `from`:
+// another language's case form, `case v from ch` or Go's `v <- ch`.
+func selectCase(toks []lexer.Token, at int, wanted string) string {
+	if wanted != "from" {
+		return ""
+	}
+	if at >= 2 && is(&toks[at-1], tIdent, "case") {
+		return "a `select` case has no `case` keyword: `v from ch { … }`"
+	}
+	if isPunct(&toks[at], "<") && at+1 < len(toks) && isPunct(&toks[at+1], "-") && touches(&toks[at], &toks[at+1]) {
+		return "a `select` case receives with `from`: `v from ch { … }`"
+	}
+	return ""
+}
+
+// taskForm explains toks[at] where a `spawn` or `parallel` form wanted
+// its block, or a `select` wanted a case: `spawn f()`, `with
+// max_concurrent: 2` without braces, `as stream` before the body, and an
+// `else` case.
+func taskForm(toks []lexer.Token, at int, wanted string) string {
+	t := &toks[at]
+	word := func(i int, v string) bool { // toks[i] is the word v, keyword or not
+		return i >= 0 && i < len(toks) && (toks[i].Type == tIdent || toks[i].Type == tKeyword) && toks[i].Value == v
+	}
+	switch {
+	case wanted == "{" && word(at-1, "spawn"):
+		return "`spawn` runs a block: `spawn { … }`"
+	case wanted == "{" && word(at-1, "with") && word(at, "max_concurrent"):
+		return "the options after `with` are a dict in braces: `with { max_concurrent: 4 }`"
+	case wanted == "{" && word(at, "as") && word(at+1, "stream"):
+		return "`as stream` follows the body: `parallel each xs { x -> … } as stream`"
+	case wanted == "variable name" && isKw(t, "else") && isKw(openerOf(toks, at-1), "select"):
+		return "a `select` case that runs when nothing is ready is `default { … }`"
+	}
+	return ""
+}
+
+// openerOf is the token before the brace left open at toks[at] (the
+// keyword of the block toks[at] is in), or a blank token.
+func openerOf(toks []lexer.Token, at int) *lexer.Token {
+	depth := 0
+	for i := at; i >= 1; i-- {
+		switch {
+		case isPunct(&toks[i], "}"):
+			depth++
+		case isPunct(&toks[i], "{"):
+			if depth == 0 {
+				return &toks[i-1]
+			}
+			depth--
+		}
+	}
+	return &lexer.Token{}
+}
+
 // bareCall explains toks[at], the token where the parse failed, when the
 // statement starts with a word that prints or stops in another language,
 // or a Harn function, followed by its argument without parentheses
-// (`print "x"`, `exit 1`).
+// (`print "x"`, `exit 1`), and `await` written as a keyword.
 func bareCall(toks []lexer.Token, at int) string {
+	if at >= 1 && is(&toks[at-1], tIdent, "await") && toks[at].Type == tIdent {
+		// `await h`, `let v = await fetch()`: other languages' await keyword
+		return "`await` is a function here: `await(task)`"
+	}
 	if at < 1 || toks[at-1].Type != tIdent || !startsStatement(toks, at-1) || isPunct(&toks[at], "(") {
 		return ""
 	}

@@ -714,6 +714,9 @@ func (h *taskBody) Parse(lex *lexer.PeekingLexer) error {
 		// Upstream reads `x` as a statement and stops at the comma.
 		err := expectedError(c.peekAt(1), "statement separator (`;` or newline)", ",")
 		err.Msg = "a `parallel` body takes one parameter, the item (`parallel each xs { x -> … }`) or the index (`parallel n { i -> … }`)"
+		// said here, so that the keyword-typo hint does not read the
+		// parameter name as a misspelt keyword (`i` → `if`)
+		err.Help = "keep one parameter; for an item and its index, run `parallel each xs.enumerate() { e -> … }` and read `e.index` and `e.value`"
 		panic(bailout{err})
 	}
 	h.Body.Stmts = c.stmts(false)

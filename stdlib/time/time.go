@@ -53,7 +53,7 @@ func VMNow(th *vm.Thread) time.Time { return clockOf(th).now() }
 // when it is cancelled, interrupted or passes its deadline.
 func Sleep(th *vm.Thread, d time.Duration) error {
 	if d <= 0 {
-		return nil
+		return th.Yield()
 	}
 	if mocked, err := th.SleepMocked(d); mocked {
 		return err
@@ -261,7 +261,7 @@ func init() {
 		}
 		return vm.Str(durationToHuman(d)), nil
 	})
-	lib.Def("sleep", "sleep(d)", "pause for a duration (or int milliseconds)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("sleep", "sleep(d)", "pause for a duration (or int milliseconds); zero lets the other ready tasks run first", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		var err error
 		switch d := a.At(0).Object().(type) {
 		case vm.Duration:
@@ -271,7 +271,7 @@ func init() {
 		}
 		return vm.Nil, err
 	})
-	lib.Def("sleep_ms", "sleep_ms(n)", "pause for n milliseconds", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("sleep_ms", "sleep_ms(n)", "pause for n milliseconds; zero lets the other ready tasks run first", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		var err error
 		if d, ok := lib.WaitDuration(a.At(0)); ok {
 			err = Sleep(th, d)
