@@ -312,3 +312,25 @@ func TestCheckStandardInput(t *testing.T) {
 		t.Errorf("a type error, stdin named twice: exit %d, stderr %q", code, stderr.String())
 	}
 }
+
+// A module that does not parse fails with one message in both commands
+// (docs/spec/language.md §11.1, docs/modules.md): harn run reports it as
+// the run-time error the spec makes import failures (§8.2, §12.2:
+// `Runtime error: ` and the importing line), harn check, which runs
+// nothing, as a plain error; the text between is the same, and both
+// point into the module.
+func TestImportParseErrorRunAndCheck(t *testing.T) {
+	writeTree(t, map[string]string{
+		"lib/broken.harn": "pub fn f() { return 1 +  }\n",
+		"main.harn":       "import { f } from \"./lib/broken\"\nprintln(f())\n",
+	})
+	const msg = "Import parse error: Expected expression, got } at 1:26"
+	_, check, status := runHarn("check", "main.harn")
+	if status != 1 || !strings.HasPrefix(check, "error: "+msg+"\n  --> lib/broken.harn:1:26\n") || strings.Contains(check, "Runtime error") {
+		t.Errorf("harn check: status %d\n%s", status, check)
+	}
+	out, run, status := runHarn("run", "main.harn")
+	if status != 1 || out != "" || !strings.HasPrefix(run, "error: Runtime error: "+msg+" (line 1)\n  --> lib/broken.harn:1:26\n") {
+		t.Errorf("harn run: status %d, stdout %q\n%s", status, out, run)
+	}
+}

@@ -313,6 +313,8 @@ func declarationMember(toks []lexer.Token, at int, wanted string) (string, *lexe
 	case first.Type == tKeyword && (first.Value == "fn" || first.Value == "gen") ||
 		first.Type == tKeyword && first.Value == "pub" && start+1 < len(toks) && isKw(&toks[start+1], "fn"):
 		return holds + methods, first
+	case kind == "struct" && first == &toks[at] && isKw(first, "pub") && at+1 < len(toks) && isName(&toks[at+1]):
+		return "struct fields take no `pub`: every field is visible wherever the struct is; write `" + toks[at+1].Value + ": …`", first
 	case first.Type == tKeyword && memberKeywords[first.Value]:
 		return "`" + first.Value + "` has no place in " + article + kind + " body: " + holds + methods, first
 	case kind == "struct" && isPunct(&toks[at], "="):

@@ -94,6 +94,7 @@ func TestParseErrorHints(t *testing.T) {
 		{"struct S { let x = 1 }\n", "expected field name, found =", "`let` has no place in a struct body: " + structHolds + "; methods go in an `impl` block after it"},
 		{"struct S {\n  fn f() {}\n}\n", "expected field name, found (", structHolds + "; methods go in an `impl` block after it"},
 		{"struct S {\n  @a\n  x: int\n}\n", "expected field name, found @", "attributes stand before a declaration, not before a field; " + structHolds},
+		{"struct S { pub y: int }\n", "expected field name, found 'pub' (reserved keyword)", "struct fields take no `pub`: every field is visible wherever the struct is; write `y: …`"},
 		{"struct S { x: int = 1 }\n", "expected field name, found =", "struct fields have no default values: " + structHolds + ", and a literal gives every value (`S { name: … }`)"},
 		{"enum E { A = 1 }\n", "expected variant name, found =", "enum variants have no values of their own: an enum body holds variants (`Red`, `Circle(r: float)`)"},
 		{"struct S { x: {a: int, 1} }\n", "expected field name, found `1`", ""}, // a shape type's field

@@ -184,6 +184,13 @@ func (h *fieldName) Parse(lex *lexer.PeekingLexer) error {
 	if !isName(t) {
 		fail(t, "field name")
 	}
+	if isKw(t, "pub") {
+		// `pub y: int`: a modifier the grammar has no place for (fields
+		// are visible wherever the struct is), not a field named `pub`
+		if next := cursorFor(lex).peekAt(1); isName(next) && next.Pos.Line == t.Pos.Line {
+			failName(t, "field name")
+		}
+	}
 	h.Pos, h.Name = t.Pos, t.Value
 	lex.Next()
 	return nil

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/harnlang/harn/stdlib/internal/crmath"
 	"github.com/harnlang/harn/vm"
 )
 
@@ -134,7 +135,8 @@ func jqFunction(name string, args []jqFilter) (jqFilter, bool) {
 				}
 				return jqNumber(f), nil
 			}), true
-		case "trunc", "log", "log2", "log10", "exp", "exp2", "exp10", "isnan", "isinfinite", "isnormal":
+		case "trunc", "log", "log2", "log10", "exp", "exp2", "exp10", "sin", "cos", "tan", "asin", "acos", "atan",
+			"isnan", "isinfinite", "isnormal":
 			return one(func(in vm.Value) (vm.Value, error) {
 				f, ok := jqFloat(in)
 				if !ok {
@@ -148,10 +150,7 @@ func jqFunction(name string, args []jqFilter) (jqFilter, bool) {
 				case "isnormal":
 					return vm.BoolOf(f != 0 && !math.IsNaN(f) && !math.IsInf(f, 0) && math.Abs(f) >= 0x1p-1022), nil
 				}
-				f = map[string]func(float64) float64{"trunc": math.Trunc, "log": math.Log, "log2": math.Log2,
-					"log10": math.Log10, "exp": math.Exp, "exp2": math.Exp2,
-					"exp10": func(x float64) float64 { return vm.Pow(10, x) }}[name](f)
-				return jqNumber(f), nil
+				return jqNumber(jqMath[name](f)), nil
 			}), true
 		case "nan":
 			return one(func(vm.Value) (vm.Value, error) { return vm.FloatOf(math.NaN()), nil }), true
@@ -403,12 +402,15 @@ func jqFunction(name string, args []jqFilter) (jqFilter, bool) {
 			}, true
 		case "range":
 			return jqRangeOf(args[0], args[1]), true
-		case "pow":
+		case "pow", "atan2":
 			return jqBinary(args[0], args[1], func(a, b vm.Value) (vm.Value, error) {
 				x, ok1 := jqFloat(a)
 				y, ok2 := jqFloat(b)
 				if !ok1 || !ok2 {
 					return vm.Value{}, jqErrf("%s number required", jqDescribe(map[bool]vm.Value{true: b, false: a}[ok1]))
+				}
+				if name == "atan2" {
+					return jqNumber(crmath.Atan2(x, y)), nil
 				}
 				return jqNumber(vm.Pow(x, y)), nil
 			}), true
@@ -824,4 +826,24 @@ func jqContains(a, b vm.Value, depth int) (bool, error) {
 	}
 	c, err := jqCompare(a, b)
 	return c == 0, err
+}
+
+// jqMath is jq's one-argument math, computed as the math builtins
+// compute it (stdlib/math): correctly rounded (stdlib/internal/crmath),
+// and exp2 and exp10 as pow(2, x) and pow(10, x), so `jq(x, "log")` is
+// `ln(x)` to the last bit.
+var jqMath = map[string]func(float64) float64{
+	"trunc": math.Trunc,
+	"log":   crmath.Log,
+	"log2":  crmath.Log2,
+	"log10": crmath.Log10,
+	"exp":   crmath.Exp,
+	"exp2":  func(x float64) float64 { return vm.Pow(2, x) },
+	"exp10": func(x float64) float64 { return vm.Pow(10, x) },
+	"sin":   crmath.Sin,
+	"cos":   crmath.Cos,
+	"tan":   crmath.Tan,
+	"asin":  crmath.Asin,
+	"acos":  crmath.Acos,
+	"atan":  crmath.Atan,
 }

@@ -223,6 +223,9 @@ func newHarnRegex(pattern, flags string) (*harnRegex, error) {
 	if msg := rustOnlyError(written, scan); msg != "" {
 		return nil, &regexError{msg}
 	}
+	if msg := nestError(written, scan); msg != "" {
+		return nil, &regexError{msg}
+	}
 	translated, boundary := translateRegex(pattern, regexFlags{
 		unicode:   true,
 		verbose:   verbose,
@@ -321,6 +324,7 @@ func translateRegex(p string, start regexFlags) (string, bool) {
 	classStart := false // just after `[` or `[^`, where `]` is literal
 	// the u and x flags, per open group
 	modes := []regexFlags{start}
+	var openEnd nextFinder
 	for i := 0; i < len(p); i++ {
 		mode := modes[len(modes)-1]
 		ascii, verbose := !mode.unicode, mode.verbose
@@ -498,7 +502,7 @@ func translateRegex(p string, start regexFlags) (string, bool) {
 		}
 		switch c {
 		case '(':
-			open := p[i : i+groupOpenLen(p, i)]
+			open := p[i : i+groupOpenLen(p, i, &openEnd)]
 			mode, setting := modes[len(modes)-1].after(open)
 			if setting {
 				modes[len(modes)-1] = mode
@@ -599,9 +603,11 @@ func (f regexFlags) after(open string) (regexFlags, bool) {
 
 // isASCIIClassName reports whether s starts with one of the ASCII
 // classes `[:alpha:]` (or `[:^alpha:]`) the crate and Go know; any other
-// `[:` inside a class opens a nested class in the crate.
+// `[:` inside a class opens a nested class in the crate. Only the
+// longest such class (`[:^xdigit:]`) is searched for its end, so a scan
+// asking at each `[:` of a long pattern stays linear.
 func isASCIIClassName(s string) bool {
-	end := strings.Index(s, ":]")
+	end := strings.Index(s[:min(len(s), len("[:^xdigit:]"))], ":]")
 	if end < 0 {
 		return false
 	}
@@ -801,7 +807,12 @@ func instMatches(inst *syntax.Inst, r rune) bool {
 // expand writes the replacement template for match m: $1, ${1}, $name,
 // ${name}, $$. A $name takes the longest run of letters, digits and
 // underscores; unknown groups expand to nothing.
+//
+// Each `${` takes the next `}` as its end; the search for it resumes
+// where the last one stopped, so a template of many unclosed `${` is
+// read in linear time.
 func (r *harnRegex) expand(sb *strings.Builder, tmpl, text string, m []int) {
+	closeAt := -2 // the last `}` found; -1: none after it, -2: not searched yet
 	for i := 0; i < len(tmpl); i++ {
 		c := tmpl[i]
 		if c != '$' || i+1 >= len(tmpl) {
@@ -815,13 +826,17 @@ func (r *harnRegex) expand(sb *strings.Builder, tmpl, text string, m []int) {
 			i++
 			continue
 		case n == '{':
-			end := strings.IndexByte(tmpl[i+2:], '}')
-			if end < 0 {
+			if closeAt == -2 || closeAt >= 0 && closeAt < i+2 {
+				if closeAt = strings.IndexByte(tmpl[i+2:], '}'); closeAt >= 0 {
+					closeAt += i + 2
+				}
+			}
+			if closeAt < 0 {
 				sb.WriteByte(c)
 				continue
 			}
-			name = tmpl[i+2 : i+2+end]
-			i += 2 + end
+			name = tmpl[i+2 : closeAt]
+			i = closeAt
 		default:
 			j := i + 1
 			for j < len(tmpl) && (tmpl[j] == '_' || tmpl[j] < utf8.RuneSelf && (unicode.IsLetter(rune(tmpl[j])) || lib.ASCIIDigit(tmpl[j]))) {

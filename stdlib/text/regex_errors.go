@@ -17,6 +17,7 @@ package text
 import (
 	"errors"
 	"regexp/syntax"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -105,6 +106,12 @@ type patternScan struct {
 	flagFirst   int            // for a duplicate flag, the offset of its first use
 	badUTF8     spanError      // the first item ASCII mode refuses: one that can match invalid UTF-8, a Unicode class
 	modes       []regexFlags   // the crate's u and x flags per open group
+
+	// where the next `}`, `:]`, `>` and end of a group opening lie
+	braceEnd, posixEnd, nameEnd, openEnd nextFinder
+
+	nest   nestScan // the shape of the crate's syntax tree, for its nest limit
+	length int      // the pattern's length in runes
 }
 
 // noteEscape records an escape at p[i] the crate refuses although Go
@@ -112,7 +119,7 @@ type patternScan struct {
 // that can match invalid UTF-8; it returns the offset of the escape's
 // last rune.
 func (s *patternScan) noteEscape(p []rune, i int) int {
-	end := skipEscape(p, i)
+	end := s.skipEscape(p, i)
 	if i+1 >= len(p) {
 		return end
 	}
@@ -124,14 +131,14 @@ func (s *patternScan) noteEscape(p []rune, i int) int {
 		// Go reads \0 and \12 as octal; the crate has no octal escapes
 		bad = spanError{i, i + 2, "backreferences are not supported"}
 	case 'x':
-		bad = hexEscapeError(p, i)
+		bad = s.hexEscapeError(p, i)
 		if bad.msg == "" && !s.unicodeMode() && i+3 < len(p) && p[i+2] != '{' && isHexRune(p[i+2]) && p[i+2] >= '8' {
 			s.noteUTF8(spanError{i, i + 4, "pattern can match invalid UTF-8"})
 		}
 	case 'u', 'U':
 		// the braced forms are \x{…} to the crate (and to translateRegex)
 		if i+2 < len(p) && p[i+2] == '{' {
-			bad = hexEscapeError(p, i)
+			bad = s.hexEscapeError(p, i)
 		}
 	case 'D', 'W', 'S':
 		if !s.unicodeMode() {
@@ -157,7 +164,7 @@ func (s *patternScan) noteEscape(p []rune, i int) int {
 // hexEscapeError is the crate's error for a bad `\x` escape at p[i] (or
 // a braced `\u{…}`, `\U{…}`): a digit that is not hex, or a braced value
 // that is no Unicode scalar.
-func hexEscapeError(p []rune, i int) spanError {
+func (s *patternScan) hexEscapeError(p []rune, i int) spanError {
 	j := i + 2
 	if j >= len(p) {
 		return spanError{}
@@ -170,7 +177,7 @@ func hexEscapeError(p []rune, i int) spanError {
 		}
 		return spanError{}
 	}
-	end := indexFrom(p, j+1, "}")
+	end := s.braceEnd.next(p, j+1, "}")
 	if end < 0 {
 		return spanError{}
 	}
@@ -266,7 +273,7 @@ func (s *patternScan) noteGroupName(p []rune, i int) {
 	if j >= len(p) || p[j] != '<' || (j+1 < len(p) && (p[j+1] == '=' || p[j+1] == '!')) {
 		return
 	}
-	end := indexFrom(p, j+1, ">")
+	end := s.nameEnd.next(p, j+1, ">")
 	if end <= j+1 {
 		return
 	}
@@ -317,7 +324,7 @@ func (s *patternScan) noteRangeBoundary(p []rune, i int) {
 	bad := -1
 	switch {
 	case isPerl(i):
-		end := skipEscape(p, i)
+		end := s.skipEscape(p, i)
 		if end+2 < len(p) && p[end+1] == '-' && p[end+2] != ']' && p[end+2] != '-' {
 			bad = i
 		}
@@ -325,7 +332,7 @@ func (s *patternScan) noteRangeBoundary(p []rune, i int) {
 		bad = i + 2
 	}
 	if bad >= 0 && s.badEscape.msg == "" {
-		s.badEscape = spanError{bad, skipEscape(p, bad) + 1, "invalid range boundary, must be a literal"}
+		s.badEscape = spanError{bad, s.skipEscape(p, bad) + 1, "invalid range boundary, must be a literal"}
 	}
 }
 
@@ -334,7 +341,7 @@ func (s *patternScan) noteRangeBoundary(p []rune, i int) {
 // classes nest, and in verbose mode whitespace and # comments are not
 // pattern text.
 func scanPattern(p []rune, verbose bool) patternScan {
-	s := patternScan{unopened: -1, bareRepeat: -1, modes: []regexFlags{{unicode: true, verbose: verbose}}}
+	s := patternScan{unopened: -1, bareRepeat: -1, modes: []regexFlags{{unicode: true, verbose: verbose}}, length: len(p)}
 	empty := true // nothing to repeat yet in the current alternative
 	for i := 0; i < len(p); i++ {
 		c := p[i]
@@ -342,10 +349,13 @@ func scanPattern(p []rune, verbose bool) patternScan {
 			switch {
 			case c == '\\':
 				s.noteRangeBoundary(p, i)
-				i = s.noteEscape(p, i)
+				end := s.noteEscape(p, i)
+				s.nest.item(i, end+1)
+				i = end
 			case c == '[':
 				if i+1 < len(p) && p[i+1] == ':' { // [:alpha:]
-					if end := indexFrom(p, i+2, ":]"); end >= 0 {
+					if end := s.posixEnd.next(p, i+2, ":]"); end >= 0 {
+						s.nest.asciiClass(i, end+2)
 						i = end + 1
 						continue
 					}
@@ -356,9 +366,11 @@ func scanPattern(p []rune, verbose bool) patternScan {
 					s.noteUTF8(spanError{s.openClasses[0].start, i + 1, "pattern can match invalid UTF-8"})
 				}
 				s.openClasses = s.openClasses[:len(s.openClasses)-1]
+				s.nest.closeClass(i)
 				empty = false
 			default:
 				s.noteRangeBoundary(p, i)
+				i = s.nest.classRune(p, i, s.modes[len(s.modes)-1].verbose)
 			}
 			continue
 		}
@@ -370,27 +382,38 @@ func scanPattern(p []rune, verbose bool) patternScan {
 				i++
 			}
 		case c == '\\':
-			i = s.noteEscape(p, i)
+			end := s.noteEscape(p, i)
+			s.nest.item(i, end+1)
+			i = end
 			empty = false
 		case c == '.':
 			if !s.unicodeMode() {
 				s.noteUTF8(spanError{i, i + 1, "pattern can match invalid UTF-8"})
 			}
+			s.nest.item(i, i+1)
 			empty = false
 		case c == '[':
 			i = s.openClass(p, i)
 		case c == '(':
 			s.noteFlags(p, i)
-			mode, _ := s.modes[len(s.modes)-1].after(groupOpening(p, i))
+			opening := groupOpening(p, i, &s.openEnd)
+			mode, _ := s.modes[len(s.modes)-1].after(opening)
 			if flagsOnly(p, i) {
 				s.modes[len(s.modes)-1] = mode
-				i = indexFrom(p, i, ")")
+				end := indexFrom(p, i, ")")
+				s.nest.item(i, end+1)
+				i = end
 				continue
 			}
 			s.modes = append(s.modes, mode)
 			s.openGroups = append(s.openGroups, i)
+			body := i + len([]rune(opening))
+			s.nest.openGroup(i, body)
 			empty = true
 			s.noteGroupName(p, i)
+			if plainOpening(opening) {
+				i = body - 1 // a name or flags, not pattern text
+			}
 		case c == ')':
 			if len(s.openGroups) == 0 {
 				if s.unopened < 0 {
@@ -402,13 +425,19 @@ func scanPattern(p []rune, verbose bool) patternScan {
 			if len(s.modes) > 1 {
 				s.modes = s.modes[:len(s.modes)-1]
 			}
+			s.nest.closeGroup(i)
 			empty = false
 		case c == '|':
+			s.nest.alternate(i)
 			empty = true
 		case c == '*' || c == '+' || c == '?':
 			if empty && s.bareRepeat < 0 {
 				s.bareRepeat = i
 			}
+			if i+1 < len(p) && p[i+1] == '?' { // lazy
+				i++
+			}
+			s.nest.repeat(i + 1)
 		case c == '{':
 			// The crate reads every `{` outside a class as a counted
 			// repetition; Go takes a malformed one as literal text.
@@ -417,7 +446,14 @@ func scanPattern(p []rune, verbose bool) patternScan {
 				s.badCount = bad
 			}
 			i = end
+			if bad.msg == "" {
+				if i+1 < len(p) && p[i+1] == '?' { // lazy
+					i++
+				}
+				s.nest.repeat(i + 1)
+			}
 		default:
+			s.nest.item(i, i+1)
 			empty = false
 		}
 	}
@@ -496,19 +532,32 @@ func countedRepetition(p []rune, i int, empty, verbose bool) (int, spanError) {
 }
 
 // groupOpening is the text of the group opening at p[i], as
-// groupOpenLen measures it; only the opening is copied, so scanning a
-// pattern of many groups stays linear.
-func groupOpening(p []rune, i int) string {
+// groupOpenLen measures it; only the opening is copied, and the search
+// for its end (openEnd) resumes, so scanning a pattern of many groups
+// stays linear.
+func groupOpening(p []rune, i int, openEnd *nextFinder) string {
 	end := i + 1
 	if i+1 < len(p) && p[i+1] == '?' {
-		for j := i + 2; j < len(p); j++ {
-			if p[j] == ':' || p[j] == ')' || p[j] == '>' {
-				end = j + 1
-				break
-			}
+		if j := openEnd.nextAny(p, i+2, ":)>"); j >= 0 {
+			end = j + 1
 		}
 	}
 	return string(p[i:end])
+}
+
+// plainOpening reports whether a group opening (as groupOpening reads
+// it) is one the crate reads whole: `(?:`, flags and `:`, or a name in
+// angle brackets.
+func plainOpening(open string) bool {
+	if len(open) < 3 || !strings.HasSuffix(open, ":") && !strings.HasSuffix(open, ">") {
+		return false
+	}
+	for _, c := range open[2 : len(open)-1] {
+		if !(c == '_' || c == '.' || c == '[' || c == ']' || c == '-' || c == '<' || unicode.IsLetter(c) || unicode.IsDigit(c)) {
+			return false
+		}
+	}
+	return true
 }
 
 // rustOnlyError is the regex crate's error for a mistake Go's parser lets
@@ -566,7 +615,7 @@ func notateTwice(pattern string, bad spanError, aux int) string {
 // skipEscape returns the offset of the last rune of the escape starting
 // at p[i] (a backslash): the escaped rune, or a whole `\p{…}`/`\x{…}`
 // or braced word assertion (`\b{end}`).
-func skipEscape(p []rune, i int) int {
+func (s *patternScan) skipEscape(p []rune, i int) int {
 	if i+1 >= len(p) {
 		return i
 	}
@@ -579,7 +628,7 @@ func skipEscape(p []rune, i int) int {
 		}
 	case 'p', 'P', 'x', 'u', 'U':
 		if i+2 < len(p) && p[i+2] == '{' {
-			if end := indexFrom(p, i+3, "}"); end >= 0 {
+			if end := s.braceEnd.next(p, i+3, "}"); end >= 0 {
 				return end
 			}
 		}
@@ -602,6 +651,11 @@ func (s *patternScan) openClass(p []rune, i int) int {
 		j++
 	}
 	s.openClasses = append(s.openClasses, classOpen{i, j, j > i+1 && p[i+1] == '^'})
+	body := i + 1
+	if j > i+1 && p[i+1] == '^' {
+		body++
+	}
+	s.nest.openClass(i, body, j-body, j)
 	return j - 1
 }
 
@@ -624,13 +678,63 @@ func flagsOnly(p []rune, i int) bool {
 
 // indexFrom is the rune offset of the first sub at or after from, or -1.
 func indexFrom(p []rune, from int, sub string) int {
-	if from > len(p) {
-		return -1
-	}
-	if at := runeIndex(string(p[from:]), sub); at >= 0 {
-		return from + at
+	s := []rune(sub)
+	for i := max(from, 0); i+len(s) <= len(p); i++ {
+		if slices.Equal(p[i:i+len(s)], s) {
+			return i
+		}
 	}
 	return -1
+}
+
+// nextFinder finds the next occurrence of something at or after an
+// offset for a scan whose offsets only grow, reusing its last answer
+// while it still holds. Searched afresh at each `(?` of `(?(?(?…`, or
+// each `[:` of `[[:[[:…`, with no end in the pattern, a scan would read
+// to the end each time: quadratic, seconds for 100 KB.
+type nextFinder struct {
+	from, at int // the last offset asked about and its answer (-1: none)
+	asked    bool
+}
+
+// next is indexFrom(p, from, sub), sub the same at every call.
+func (f *nextFinder) next(p []rune, from int, sub string) int {
+	if !f.holds(from) {
+		f.from, f.at, f.asked = from, indexFrom(p, from, sub), true
+	}
+	return f.at
+}
+
+// nextAny is the offset of the first rune of set at or after from, or
+// -1, set the same at every call.
+func (f *nextFinder) nextAny(p []rune, from int, set string) int {
+	if !f.holds(from) {
+		f.from, f.at, f.asked = from, -1, true
+		for j := max(from, 0); j < len(p); j++ {
+			if strings.ContainsRune(set, p[j]) {
+				f.at = j
+				break
+			}
+		}
+	}
+	return f.at
+}
+
+// nextAnyByte is nextAny in a string of bytes, set ASCII.
+func (f *nextFinder) nextAnyByte(p string, from int, set string) int {
+	if !f.holds(from) {
+		f.from, f.at, f.asked = from, -1, true
+		if j := strings.IndexAny(p[min(from, len(p)):], set); j >= 0 {
+			f.at = min(from, len(p)) + j
+		}
+	}
+	return f.at
+}
+
+// holds reports whether the last answer is the answer for from too: no
+// occurrence lies between the offset last asked about and from.
+func (f *nextFinder) holds(from int) bool {
+	return f.asked && from >= f.from && (f.at < 0 || from <= f.at)
 }
 
 // runeIndex is the rune offset of the first sub in s, or -1.

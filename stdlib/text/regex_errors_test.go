@@ -87,7 +87,7 @@ func TestRustRegexErrorFallsBack(t *testing.T) {
 // groupOpening reads a group's opening as groupOpenLen measures it.
 func TestGroupOpening(t *testing.T) {
 	for _, p := range []string{"(", "(a)", "(?", "(?i)a", "(?x-u:a)", "(?P<n>a)", "(?<n>a)", "(?:)", "(?i"} {
-		if got, want := groupOpening([]rune(p), 0), p[:groupOpenLen(p, 0)]; got != want {
+		if got, want := groupOpening([]rune(p), 0, &nextFinder{}), p[:groupOpenLen(p, 0, &nextFinder{})]; got != want {
 			t.Errorf("%q: got %q, want %q", p, got, want)
 		}
 	}

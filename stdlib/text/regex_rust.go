@@ -41,6 +41,7 @@ func rustForms(p string, markers bool) (string, error) {
 	size := regexSize{levels: []sizeLevel{{}}}
 	var last sizeItem // the measure of out[atom:]
 	repetitions := false
+	var openEnd nextFinder
 	for i := 0; i < len(p); {
 		c := p[i]
 		switch {
@@ -68,7 +69,7 @@ func rustForms(p string, markers bool) (string, error) {
 			out = append(out, class...)
 			i += n
 		case c == '(':
-			n := groupOpenLen(p, i)
+			n := groupOpenLen(p, i, &openEnd)
 			open := withoutRustFlags(p[i : i+n])
 			if p[i+n-1] == ')' { // a flag setting such as (?i): nothing to repeat
 				if open != "(?)" {
@@ -362,15 +363,14 @@ func capturesIn(re string) bool {
 
 // groupOpenLen is the length of a group's opening at p[i]: `(`, `(?:`,
 // `(?P<name>`, `(?<name>`, `(?i:`, or a whole flag setting `(?i)`.
-func groupOpenLen(p string, i int) int {
+// openEnd resumes the search for the end of an opening, for a scan of
+// many groups.
+func groupOpenLen(p string, i int, openEnd *nextFinder) int {
 	if i+1 >= len(p) || p[i+1] != '?' {
 		return 1
 	}
-	for j := i + 2; j < len(p); j++ {
-		switch p[j] {
-		case ':', ')', '>':
-			return j - i + 1
-		}
+	if j := openEnd.nextAnyByte(p, i+2, ":)>"); j >= 0 {
+		return j - i + 1
 	}
 	return 1
 }
