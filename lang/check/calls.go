@@ -598,6 +598,13 @@ func (c *checker) interfaceCall(e *syntax.MethodCall, recv types.Type, args []ty
 	if !ok {
 		return nil
 	}
+	// the arity of the interface's signature, as for an impl method
+	// (`Function 'Animal.speak' expects 1 argument, got 2`): every struct
+	// satisfying the interface takes that many
+	if ps := m.Type.Params; len(ps) > 0 && ps[0].Name == "self" {
+		min, max := (&types.Func{Params: plainRest(ps[1:])}).Arity()
+		c.arity(n.Decl.Name+"."+e.Name, e.At, len(e.Args), min, max)
+	}
 	mt := instanceMethod(n, m.Type)
 	if mt == nil {
 		return nil
