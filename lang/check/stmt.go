@@ -624,11 +624,20 @@ func (c *checker) declaredCall(x syntax.Expr) bool {
 			recv = c.boundDeclaring(tp, call.Name) // the bound's signature is the declared one
 		}
 		n, ok := types.Underlying(recv).(*types.Named)
-		if !ok || n.Decl.Kind != types.StructDecl && n.Decl.Kind != types.InterfaceDecl || len(n.Decl.TypeParams) > 0 {
+		if !ok || n.Decl.Kind != types.StructDecl && n.Decl.Kind != types.InterfaceDecl {
 			return false
 		}
 		m, ok := n.Decl.Method(call.Name)
-		return ok && known(m.Type.Return) && len(m.Type.TypeParams) == 0
+		if !ok || len(m.Type.TypeParams) > 0 {
+			return false
+		}
+		// a generic struct or interface counts when the receiver's type
+		// arguments are known (`s: Stack<int>`, `r: Repo<User>`): its
+		// `-> T?` is nilable whatever T is
+		if mt := instanceMethod(n, m.Type); mt != nil {
+			return known(mt.Return)
+		}
+		return false
 	}
 	return false
 }
