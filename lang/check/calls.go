@@ -78,6 +78,11 @@ func (c *checker) call(e *syntax.CallExpr) types.Type {
 		if c.isPick(e) {
 			return c.pickCall(e, args)
 		}
+		if c.schemaExpect(e) {
+			// it returns the value when it fits the schema and throws
+			// otherwise, so the value has the type the alias names
+			return c.schemaAlias(e.Args[1])
+		}
 		if sig, ok := c.librarySig("", e.Fn.Name); ok && sig.result != nil {
 			return sig.result
 		}

@@ -610,6 +610,9 @@ func (c *checker) declaredShape(x syntax.Expr, t types.Type) bool {
 	if !ok {
 		return false
 	}
+	if c.schemaExpect(call) {
+		return true // `schema_expect(v, User)` returns a User or throws
+	}
 	fn := c.fileFnCalled(call)
 	if fn == nil || fn.Return == nil {
 		return false
@@ -1523,4 +1526,13 @@ func (c *checker) paramDefault(p *syntax.Param, t types.Type) {
 	if rigid || known(dt) && known(t) && dt != types.Nil && !c.fits(p.Default, dt, t) {
 		c.mismatch(p.Default, "default of parameter `"+p.Name+"`", t, dt)
 	}
+}
+
+// schemaExpect reports a call of the builtin schema_expect with a type
+// alias as its schema (`schema_expect(v, User)`): its value is of that
+// type, since the call throws when the value does not fit.
+func (c *checker) schemaExpect(call *syntax.CallExpr) bool {
+	ref := c.info.Refs[call.Fn]
+	return call.Fn.Name == "schema_expect" && ref != nil && ref.Scope == resolve.Universal &&
+		len(call.Args) == 2 && c.schemaAlias(call.Args[1]) != nil
 }
