@@ -281,6 +281,9 @@ func (c *checker) apply(fs []fact, types_ map[narrowKey]types.Type) {
 					if k := ofKind(u, f.kind, true); k != nil {
 						m = k
 					}
+				} else if f.to != types.Any && types.AssignableTo(f.to, t) {
+					// `schema_is(v, User)` on a `User | Order`: a User
+					m = f.to
 				}
 				c.narrowed[f.key] = m
 			}
