@@ -78,6 +78,11 @@ func (c *checker) call(e *syntax.CallExpr) types.Type {
 		if c.isPick(e) {
 			return c.pickCall(e, args)
 		}
+		if c.schemaExpect(e) {
+			// it returns the value when it fits the schema and throws
+			// otherwise, so the value has the type the alias names
+			return c.schemaAlias(e.Args[1])
+		}
 		if sig, ok := c.librarySig("", e.Fn.Name); ok && sig.result != nil {
 			return sig.result
 		}
@@ -597,6 +602,13 @@ func (c *checker) interfaceCall(e *syntax.MethodCall, recv types.Type, args []ty
 	m, ok := n.Decl.Method(e.Name)
 	if !ok {
 		return nil
+	}
+	// the arity of the interface's signature, as for an impl method
+	// (`Function 'Animal.speak' expects 1 argument, got 2`): every struct
+	// satisfying the interface takes that many
+	if ps := m.Type.Params; len(ps) > 0 && ps[0].Name == "self" {
+		min, max := (&types.Func{Params: plainRest(ps[1:])}).Arity()
+		c.arity(n.Decl.Name+"."+e.Name, e.At, len(e.Args), min, max)
 	}
 	mt := instanceMethod(n, m.Type)
 	if mt == nil {

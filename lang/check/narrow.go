@@ -216,9 +216,17 @@ func (c *checker) facts(cond syntax.Expr) (whenTrue, whenFalse []fact) {
 		}
 	case *syntax.CallExpr:
 		// schema_is(v, S) / is_type(v, …) narrow an unknown value
+		// (to the alias a schema argument names: `schema_is(v, User)`
+		// with `type User = {…}` makes v a User)
 		if (e.Fn.Name == "schema_is" || e.Fn.Name == "is_type") && len(e.Args) >= 1 {
 			if path, b := c.pathKey(e.Args[0]); b != nil {
-				return []fact{{key: narrowKey{b, path}, nn: true, to: types.Any}, {key: narrowKey{b, path + validatedMark}, mark: true}}, nil
+				to := types.Type(types.Any)
+				if len(e.Args) == 2 {
+					if t := c.schemaAlias(e.Args[1]); t != nil {
+						to = t
+					}
+				}
+				return []fact{{key: narrowKey{b, path}, nn: true, to: to}, {key: narrowKey{b, path + validatedMark}, mark: true}}, nil
 			}
 		}
 	case *syntax.Ident, *syntax.MemberExpr:
@@ -260,9 +268,10 @@ func (c *checker) apply(fs []fact, types_ map[narrowKey]types.Type) {
 			}
 		case !ok:
 		case f.to != nil:
-			// schema tests (to any) also vouch for a bare dict's keys
+			// schema tests (to any, or to the alias they name) also vouch
+			// for a bare dict's keys
 			_, isDict := t.(*types.Dict)
-			if types.IsDynamic(t) || f.to == types.Any && isDict {
+			if types.IsDynamic(t) || isDict && (f.to == types.Any || f.kind == "") {
 				c.narrowed[f.key] = f.to
 			} else if u, ok := types.Underlying(t).(*types.Union); ok {
 				// a declared union: a type_of test keeps the members of
@@ -272,6 +281,9 @@ func (c *checker) apply(fs []fact, types_ map[narrowKey]types.Type) {
 					if k := ofKind(u, f.kind, true); k != nil {
 						m = k
 					}
+				} else if f.to != types.Any && types.AssignableTo(f.to, t) {
+					// `schema_is(v, User)` on a `User | Order`: a User
+					m = f.to
 				}
 				c.narrowed[f.key] = m
 			}
@@ -738,4 +750,24 @@ func (c *checker) unreachableCall(pos syntax.Pos) {
 			c.warnf(pos, "`unreachable()` reached but `%s: unknown` was not fully narrowed — uncovered concrete type(s): %s", b.Name, strings.Join(left, ", "))
 		}
 	}
+}
+
+// schemaAlias is the type a schema argument names when it is a type
+// alias without type parameters (`schema_is(v, User)` with `type User =
+// {…}`; the compiler passes its JSON schema, docs/spec/language.md §10.6),
+// nil for any other argument (a schema dict, a variable).
+func (c *checker) schemaAlias(x syntax.Expr) types.Type {
+	id, ok := x.(*syntax.Ident)
+	if !ok || c.multiDecl[id.Name] {
+		return nil
+	}
+	name, ok := c.info.SchemaTypes[id]
+	if !ok {
+		return nil
+	}
+	d := c.env.Lookup(name)
+	if d == nil || d.Kind != types.AliasDecl || len(d.TypeParams) > 0 {
+		return nil
+	}
+	return &types.Named{Decl: d}
 }

@@ -561,7 +561,25 @@ func (c *checker) neverReassigned(b *resolve.Binding) bool {
 // nilable there): the program stated that the binding may be nil, as an
 // annotation would (docs/spec/newer.md §3.5).
 func (c *checker) declaredNilable(x syntax.Expr, t types.Type) bool {
-	return nilable(t) && (c.declaredCall(x) || c.declaredPath(x))
+	return nilable(t) && (c.declaredCall(x) || c.declaredPath(x) || c.genericNilCall(x))
+}
+
+// genericNilCall reports a call of a generic function of this file
+// declared to return a type with nil in it (`fn first<T>(xs: list<T>) ->
+// T?`): whatever the checker infers T to be, the declaration says the
+// result may be nil (docs/spec/newer.md §3.5). A result declared as a bare
+// `T` that the arguments make nilable is left to the inference.
+func (c *checker) genericNilCall(x syntax.Expr) bool {
+	call, ok := x.(*syntax.CallExpr)
+	if !ok {
+		return false
+	}
+	fn := c.fileFnCalled(call)
+	if fn == nil || fn.Return == nil || len(fn.TypeParams) == 0 {
+		return false
+	}
+	u, ok := types.Underlying(c.sig(fn).Return).(*types.Union)
+	return ok && slices.ContainsFunc(u.Types, func(m types.Type) bool { return m == types.Nil })
 }
 
 // declaredCopy reports an initializer whose value the new binding holds
@@ -591,6 +609,9 @@ func (c *checker) declaredShape(x syntax.Expr, t types.Type) bool {
 	call, ok := x.(*syntax.CallExpr)
 	if !ok {
 		return false
+	}
+	if c.schemaExpect(call) {
+		return true // `schema_expect(v, User)` returns a User or throws
 	}
 	fn := c.fileFnCalled(call)
 	if fn == nil || fn.Return == nil {
@@ -624,11 +645,20 @@ func (c *checker) declaredCall(x syntax.Expr) bool {
 			recv = c.boundDeclaring(tp, call.Name) // the bound's signature is the declared one
 		}
 		n, ok := types.Underlying(recv).(*types.Named)
-		if !ok || n.Decl.Kind != types.StructDecl && n.Decl.Kind != types.InterfaceDecl || len(n.Decl.TypeParams) > 0 {
+		if !ok || n.Decl.Kind != types.StructDecl && n.Decl.Kind != types.InterfaceDecl {
 			return false
 		}
 		m, ok := n.Decl.Method(call.Name)
-		return ok && known(m.Type.Return) && len(m.Type.TypeParams) == 0
+		if !ok || len(m.Type.TypeParams) > 0 {
+			return false
+		}
+		// a generic struct or interface counts when the receiver's type
+		// arguments are known (`s: Stack<int>`, `r: Repo<User>`): its
+		// `-> T?` is nilable whatever T is
+		if mt := instanceMethod(n, m.Type); mt != nil {
+			return known(mt.Return)
+		}
+		return false
 	}
 	return false
 }
@@ -1509,4 +1539,13 @@ func (c *checker) paramDefault(p *syntax.Param, t types.Type) {
 	if rigid || known(dt) && known(t) && dt != types.Nil && !c.fits(p.Default, dt, t) {
 		c.mismatch(p.Default, "default of parameter `"+p.Name+"`", t, dt)
 	}
+}
+
+// schemaExpect reports a call of the builtin schema_expect with a type
+// alias as its schema (`schema_expect(v, User)`): its value is of that
+// type, since the call throws when the value does not fit.
+func (c *checker) schemaExpect(call *syntax.CallExpr) bool {
+	ref := c.info.Refs[call.Fn]
+	return call.Fn.Name == "schema_expect" && ref != nil && ref.Scope == resolve.Universal &&
+		len(call.Args) == 2 && c.schemaAlias(call.Args[1]) != nil
 }
