@@ -608,6 +608,20 @@ func schemaInt(s *vm.Dict, key string) (int64, bool) {
 	return 0, false
 }
 
+// filledDefault is the value a missing property with sub-schema sub takes:
+// its `default`, with that default's own missing properties filled in.
+func filledDefault(sub vm.Value, depth int) (vm.Value, bool) {
+	sd, ok := sub.AsDict()
+	if !ok {
+		return vm.Nil, false
+	}
+	def, ok := sd.Get("default")
+	if !ok {
+		return vm.Nil, false
+	}
+	return applySchemaDefaults(def, sub, vm.Nil, depth+1), true
+}
+
 // applySchemaDefaults fills the `default` of missing properties (and of a
 // nil value), recursively. A filled-in default gets its own properties'
 // defaults too, but without following `$ref` (root nil): a schema whose
@@ -640,17 +654,9 @@ func applySchemaDefaults(v, schema, root vm.Value, depth int) vm.Value {
 			pd.Range(func(k string, sub vm.Value) bool {
 				cur, present := out.Get(k)
 				if !present {
-					sd, ok := sub.AsDict()
-					if !ok {
-						return true
+					if def, ok := filledDefault(sub, depth); ok {
+						out = out.Set(k, def)
 					}
-					def, ok := sd.Get("default")
-					if !ok {
-						return true
-					}
-					// A default is filled in like a given value: its own
-					// missing properties get their defaults too.
-					out = out.Set(k, applySchemaDefaults(def, sub, vm.Nil, depth+1))
 					return true
 				}
 				if nv := applySchemaDefaults(cur, sub, root, depth+1); !vm.Identical(nv, cur) {
@@ -684,15 +690,10 @@ func applySchemaDefaults(v, schema, root vm.Value, depth int) vm.Value {
 				}
 				return true
 			}
-			sd, ok := sub.AsDict()
+			def, ok := filledDefault(sub, depth)
 			if !ok {
 				return true
 			}
-			def, ok := sd.Get("default")
-			if !ok {
-				return true
-			}
-			def = applySchemaDefaults(def, sub, vm.Nil, depth+1)
 			if at >= 0 {
 				fields[at].Value = def
 			} else {
