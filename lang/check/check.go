@@ -755,8 +755,9 @@ func (c *checker) structField(x *syntax.MemberExpr) bool {
 // genericNilResult reports a call of a generic function of the file
 // whose declared result admits nil outright (`-> T?`, `-> T | nil`): its
 // instantiation is inferred, but the nil is the program's, so the result
-// does not go where nil is not accepted (`let m: int = first(xs)`,
-// docs/spec/newer.md §3.5).
+// does not go where nil is not accepted (`let m: int = first(xs)`), and a
+// binding of it is nil-checked like an annotated `T?` one
+// (docs/spec/newer.md §3.5).
 func (c *checker) genericNilResult(at syntax.Expr) bool {
 	call, ok := at.(*syntax.CallExpr)
 	if !ok {
@@ -766,7 +767,7 @@ func (c *checker) genericNilResult(at syntax.Expr) bool {
 	if fn == nil || fn.Return == nil || len(fn.TypeParams) == 0 {
 		return false
 	}
-	u, ok := c.sig(fn).Return.(*types.Union)
+	u, ok := types.Underlying(c.sig(fn).Return).(*types.Union)
 	return ok && slices.Contains(u.Types, types.Type(types.Nil))
 }
 

@@ -561,25 +561,7 @@ func (c *checker) neverReassigned(b *resolve.Binding) bool {
 // nilable there): the program stated that the binding may be nil, as an
 // annotation would (docs/spec/newer.md §3.5).
 func (c *checker) declaredNilable(x syntax.Expr, t types.Type) bool {
-	return nilable(t) && (c.declaredCall(x) || c.declaredPath(x) || c.genericNilCall(x))
-}
-
-// genericNilCall reports a call of a generic function of this file
-// declared to return a type with nil in it (`fn first<T>(xs: list<T>) ->
-// T?`): whatever the checker infers T to be, the declaration says the
-// result may be nil (docs/spec/newer.md §3.5). A result declared as a bare
-// `T` that the arguments make nilable is left to the inference.
-func (c *checker) genericNilCall(x syntax.Expr) bool {
-	call, ok := x.(*syntax.CallExpr)
-	if !ok {
-		return false
-	}
-	fn := c.fileFnCalled(call)
-	if fn == nil || fn.Return == nil || len(fn.TypeParams) == 0 {
-		return false
-	}
-	u, ok := types.Underlying(c.sig(fn).Return).(*types.Union)
-	return ok && slices.ContainsFunc(u.Types, func(m types.Type) bool { return m == types.Nil })
+	return nilable(t) && (c.declaredCall(x) || c.declaredPath(x) || c.genericNilResult(x))
 }
 
 // declaredCopy reports an initializer whose value the new binding holds
