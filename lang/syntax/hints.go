@@ -158,23 +158,33 @@ func foreignOperator(toks []lexer.Token, at int, closing bool) string {
 
 // calleeOf is the token before the parenthesis left open at toks[at]
 // (the callee of the call toks[at] is an argument of), or a blank token.
-func calleeOf(toks []lexer.Token, at int) *lexer.Token {
+func calleeOf(toks []lexer.Token, at int) *lexer.Token { return beforeOpen(toks, at, "(") }
+
+// beforeOpen is the token before the bracket left open at toks[at] when
+// that bracket is open (`(`, `[` or `{`), or a blank token.
+func beforeOpen(toks []lexer.Token, at int, open string) *lexer.Token {
+	if i := openBracket(toks, at); i >= 1 && isPunct(&toks[i], open) {
+		return &toks[i-1]
+	}
+	return &lexer.Token{}
+}
+
+// openBracket is the index of the innermost bracket left open at
+// toks[at] (scanning back from it, inclusive), or -1.
+func openBracket(toks []lexer.Token, at int) int {
 	depth := 0
-	for i := at; i >= 1; i-- {
+	for i := at; i >= 0; i-- {
 		switch {
 		case isPunct(&toks[i], ")") || isPunct(&toks[i], "]") || isPunct(&toks[i], "}"):
 			depth++
 		case isPunct(&toks[i], "(") || isPunct(&toks[i], "[") || isPunct(&toks[i], "{"):
 			if depth == 0 {
-				if isPunct(&toks[i], "(") {
-					return &toks[i-1]
-				}
-				return &lexer.Token{}
+				return i
 			}
 			depth--
 		}
 	}
-	return &lexer.Token{}
+	return -1
 }
 
 // arrowParams reports whether toks[at], a comma, continues another
@@ -328,30 +338,16 @@ func declarationMember(toks []lexer.Token, at int, wanted string) (string, *lexe
 // enclosingDecl is "struct" or "enum" when toks[at] stands directly in the
 // body of such a declaration (not in a shape type or call inside it), else "".
 func enclosingDecl(toks []lexer.Token, at int) string {
-	depth := 0
-	for i := at - 1; i >= 0; i-- {
-		switch {
-		case isPunct(&toks[i], "}") || isPunct(&toks[i], ")") || isPunct(&toks[i], "]"):
-			depth++
-		case isPunct(&toks[i], "(") || isPunct(&toks[i], "["):
-			depth--
-		case isPunct(&toks[i], "{"):
-			if depth > 0 {
-				depth--
-				continue
-			}
-			// `struct Name<T, U> {`: only a name and type parameters between
-			for j := i - 1; j >= 0 && (toks[j].Type == tIdent || isPunct(&toks[j], "<") ||
-				isPunct(&toks[j], ">") || isPunct(&toks[j], ",") || isKw(&toks[j], "struct") || isKw(&toks[j], "enum") ||
-				isKw(&toks[j], "in")); j-- {
-				if isKw(&toks[j], "struct") || isKw(&toks[j], "enum") {
-					return toks[j].Value
-				}
-			}
-			return ""
-		}
-		if depth < 0 {
-			return ""
+	i := openBracket(toks, at-1)
+	if i < 0 || !isPunct(&toks[i], "{") {
+		return ""
+	}
+	// `struct Name<T, U> {`: only a name and type parameters between
+	for j := i - 1; j >= 0 && (toks[j].Type == tIdent || isPunct(&toks[j], "<") ||
+		isPunct(&toks[j], ">") || isPunct(&toks[j], ",") || isKw(&toks[j], "struct") || isKw(&toks[j], "enum") ||
+		isKw(&toks[j], "in")); j-- {
+		if isKw(&toks[j], "struct") || isKw(&toks[j], "enum") {
+			return toks[j].Value
 		}
 	}
 	return ""
@@ -492,21 +488,7 @@ func taskForm(toks []lexer.Token, at int, wanted string) string {
 
 // openerOf is the token before the brace left open at toks[at] (the
 // keyword of the block toks[at] is in), or a blank token.
-func openerOf(toks []lexer.Token, at int) *lexer.Token {
-	depth := 0
-	for i := at; i >= 1; i-- {
-		switch {
-		case isPunct(&toks[i], "}"):
-			depth++
-		case isPunct(&toks[i], "{"):
-			if depth == 0 {
-				return &toks[i-1]
-			}
-			depth--
-		}
-	}
-	return &lexer.Token{}
-}
+func openerOf(toks []lexer.Token, at int) *lexer.Token { return beforeOpen(toks, at, "{") }
 
 // bareCall explains toks[at], the token where the parse failed, when the
 // statement starts with a word that prints or stops in another language,
