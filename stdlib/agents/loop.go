@@ -40,7 +40,7 @@ const (
 // is accepted too and passed on to each model call.
 var loopOptions = []string{"max_turns", "max_iterations", "on_tool_call", "on_turn", "tool_errors", "agent", "name", "transcript", "compact", "session",
 	"persistent", "done_sentinel", "max_nudges", "nudge", "tool_format", "stop_after_successful_tools",
-	"tool_retries", "llm_retries", "context_callback", "daemon", "tool_search", "session_id", "tool_backoff_ms", "llm_backoff_ms", "auto_compact", "token_budget", "require_successful_tools"}
+	"tool_retries", "llm_retries", "context_callback", "daemon", "tool_search", "session_id", "tool_backoff_ms", "llm_backoff_ms", "auto_compact", "token_budget", "require_successful_tools", "approval_policy"}
 
 // The persistent mode's defaults (upstream's option names): a reply
 // without tool calls ends the run only when it says the sentinel;
@@ -78,21 +78,22 @@ type loop struct {
 	session     string   // options.session: the agent session the run continues and stores back into
 	promptMsg   vm.Value // the user message of the prompt argument, or invalid
 	sink        transcriptsink.Sink
-	streamID    string   // the transcript stream the run's messages go to (sink set)
-	persistent  bool     // options.persistent: finish only on the sentinel
-	sentinel    string   // options.done_sentinel
-	maxNudges   int      // options.max_nudges
-	nudge       string   // options.nudge
-	toolFormat  string   // options.tool_format: "" (native calls, else text blocks), "native" or "text"
-	stopAfter   []string // options.stop_after_successful_tools
-	required    []string // options.require_successful_tools: tools each called successfully before the run may finish
-	tokenBudget int64    // options.token_budget: the most input and output tokens of the run's model calls (0: none)
-	toolRetries int      // options.tool_retries: more attempts of a tool call whose handler failed
-	llmRetries  int      // options.llm_retries: more attempts of a model call that failed
-	toolBackoff int      // options.tool_backoff_ms: the wait before a tool call's first retry, doubled before each next one
-	llmBackoff  int      // options.llm_backoff_ms: the same for model calls
-	contextFn   vm.Value // options.context_callback, or nil
-	daemon      bool     // options.daemon: idle for feedback instead of finishing
+	streamID    string          // the transcript stream the run's messages go to (sink set)
+	persistent  bool            // options.persistent: finish only on the sentinel
+	sentinel    string          // options.done_sentinel
+	maxNudges   int             // options.max_nudges
+	nudge       string          // options.nudge
+	toolFormat  string          // options.tool_format: "" (native calls, else text blocks), "native" or "text"
+	stopAfter   []string        // options.stop_after_successful_tools
+	required    []string        // options.require_successful_tools: tools each called successfully before the run may finish
+	tokenBudget int64           // options.token_budget: the most input and output tokens of the run's model calls (0: none)
+	toolRetries int             // options.tool_retries: more attempts of a tool call whose handler failed
+	llmRetries  int             // options.llm_retries: more attempts of a model call that failed
+	toolBackoff int             // options.tool_backoff_ms: the wait before a tool call's first retry, doubled before each next one
+	llmBackoff  int             // options.llm_backoff_ms: the same for model calls
+	contextFn   vm.Value        // options.context_callback, or nil
+	daemon      bool            // options.daemon: idle for feedback instead of finishing
+	approval    *approvalPolicy // options.approval_policy, or nil
 }
 
 // readLoop reads agent_loop(prompt, system?, options?) with agent a (nil
@@ -222,6 +223,9 @@ func readLoop(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value, a *vm.
 		return nil, err
 	}
 	var err error
+	if l.approval, err = readApproval(fn, get(merged, "approval_policy")); err != nil {
+		return nil, err
+	}
 	if l.tools, err = newToolset(th, fn, get(merged, "tools"), depth); err != nil {
 		return nil, err
 	}
@@ -942,6 +946,16 @@ func (l *loop) toolCall(th *vm.Thread, c vm.Value, turn int) (vm.Value, vm.Value
 			}
 		} else if !v.IsNil() && v.Kind() != vm.KBool {
 			return vm.Value{}, vm.Value{}, vm.Throwf("%s: on_tool_call returned %s; expected nil, a bool, or a dict {result}, {error} or {arguments}", l.fn, lib.Shown(v))
+		}
+	}
+	if !handled && l.approval != nil && l.tools.isOffered(name) {
+		reason, err := l.approval.decide(th, name, args, l.tools.defs[name])
+		if err != nil {
+			return vm.Value{}, vm.Value{}, err
+		}
+		if reason != "" {
+			msg := fmt.Sprintf("tool %q failed: denied by approval policy: %s", name, reason)
+			o, handled = outcome{text: msg, err: vm.Runtimef("%s", msg)}, true
 		}
 	}
 	if !handled {

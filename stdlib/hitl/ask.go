@@ -367,3 +367,27 @@ func builtinDualControl(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		"responses", lib.List(responses),
 	)), nil
 }
+
+// Approve asks a person to approve action as request_approval does
+// (HARN_AUTO_APPROVE, else a line of standard input or mock_stdin), with
+// detail shown above the prompt; no answer is a denial. It serves
+// agent_loop's approval_policy (docs/agents.md). reason is the reason the
+// answer gave, or "".
+func Approve(th *vm.Thread, action, detail string) (approved bool, reason string, err error) {
+	s := stateOf(th)
+	req := &request{id: s.newID("approval"), kind: "approval"}
+	created := nowMs(th)
+	req.info = func() *vm.Dict {
+		return lib.DictOf("id", vm.Str(req.id), "kind", vm.Str("approval"), "action", vm.Str(action), "approver", vm.Str("user"), "created_at", vm.IntOf(created))
+	}
+	s.addRequest(req)
+	defer s.removeRequest(req)
+	r, err := askApproval(th, "agent_loop: approval_policy", action, "user", approvalOpts{detail: detail, hasDef: true, timeout: -1}, false)
+	if err != nil {
+		return false, "", err
+	}
+	if !r.reason.IsNil() {
+		reason = vm.ToDisplay(r.reason)
+	}
+	return r.approved, reason, nil
+}
