@@ -219,7 +219,13 @@ func (p *parallelRun) branchDone(t *Task) {
 	case t.err == nil:
 		r.v = t.result
 		if p.mode == parSettle {
-			r.v = vm.Of(vm.Ok(t.result))
+			// one Result per item, as a bare `try { … }` gives
+			// (docs/spec/language.md §8.4): a branch that returns a
+			// Result is not wrapped again, so a returned Err counts as
+			// failed
+			if _, isRes := vm.IsResult(t.result); !isRes {
+				r.v = vm.Of(vm.Ok(t.result))
+			}
 		}
 	case p.mode == parSettle && !isCancellation(t.err):
 		r.v = vm.Of(vm.Err(t.err.Caught()))

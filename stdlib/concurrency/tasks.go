@@ -122,13 +122,16 @@ func (t *Task) stopRequested() bool {
 // start), whether cancel or cancel_graceful asked it to stop; once it has
 // ended, whether it ended cancelled, so a task that honoured a graceful
 // request by returning a value, or ended before a cancel reached it, is
-// not reported as cancelled.
+// not reported as cancelled. Nor is one whose cleanup failed after the
+// cancel reached it: it ended failed, and await(h) raises that failure
+// rather than giving nil, as Python's Task.cancelled() is false for a task
+// whose cancellation handler raised.
 func (t *Task) cancelledOrAsked() bool {
 	ended := t.ended()
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if ended {
-		return t.stopped && t.err != nil
+		return t.stopped && t.err != nil && t.err.Kind == vm.KindCancelled
 	}
 	return t.stopped || t.graceful.Load()
 }
