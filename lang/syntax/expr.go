@@ -184,6 +184,22 @@ func (c cursor) ternaryAhead() bool {
 	if !ternaryStart(c.lex.Peek()) {
 		return false
 	}
+	if v, ok := c.st.ternary[q.Pos.Offset]; ok {
+		return v
+	}
+	// A `?` passed at depth 0 sees the same tokens up to where this scan
+	// ends, so it gets the same answer — unless the scan stops at a later
+	// statement, which is decided by the line of the `?` scanned from.
+	var passed []int
+	settle := func(v bool) bool {
+		if len(passed) > 0 && c.st.ternary == nil {
+			c.st.ternary = map[int]bool{}
+		}
+		for _, off := range passed {
+			c.st.ternary[off] = v
+		}
+		return v
+	}
 	depth := 0
 	line := q.Pos.Line
 	prevLine := line
@@ -193,7 +209,7 @@ func (c cursor) ternaryAhead() bool {
 		prevLine = endLine(t)
 		switch {
 		case t.Type == tEOF:
-			return false
+			return settle(false)
 		case t.Type == tKeyword && depth == 0 && lineStart && t.Pos.Line > line+1 && !branchContinues(t.Value):
 			return false // a later statement
 		case t.Type != tPunct:
@@ -201,13 +217,15 @@ func (c cursor) ternaryAhead() bool {
 			depth++
 		case t.Value == ")" || t.Value == "]" || t.Value == "}":
 			if depth == 0 {
-				return false
+				return settle(false)
 			}
 			depth--
 		case depth == 0 && (t.Value == ":"):
-			return true
+			return settle(true)
 		case depth == 0 && (t.Value == ";" || t.Value == "=" || t.Value == ","):
-			return false
+			return settle(false)
+		case depth == 0 && t.Value == "?":
+			passed = append(passed, t.Pos.Offset)
 		}
 	}
 }

@@ -434,19 +434,40 @@ func unclosed(toks []lexer.Token) *lexer.Token {
 // misspeltKeyword looks at toks[at], the token where the parse failed,
 // and the word that starts its statement: an identifier close to a
 // keyword, or another language's word for one, is probably that keyword.
+//
+// A value keyword (`true`, `false`, `nil`) is never offered: a name
+// stands wherever a value does, so the parse would fail at it as well
+// (`var tries tries = 0` is no misspelt `true`). A one-letter first word
+// is a variable or a function called without parentheses (`f x`,
+// `i mutex`), and a first word is never offered a keyword that cannot
+// begin a statement (`t let` is no misspelt `to`).
 func misspeltKeyword(toks []lexer.Token, at int) (word, kw string) {
 	// the statement's first word, when the failing token follows it
-	if at > 0 && toks[at-1].Type == tIdent && startsStatement(toks, at-1) {
-		if kw := keywordFor(toks[at-1].Value); kw != "" {
+	if at > 0 && toks[at-1].Type == tIdent && len(toks[at-1].Value) >= 2 && startsStatement(toks, at-1) {
+		if kw := keywordFor(toks[at-1].Value); kw != "" && !valueKeyword(kw) && !clauseKeyword(kw) {
 			return toks[at-1].Value, kw
 		}
 	}
 	if t := toks[at]; t.Type == tIdent && len(t.Value) >= 3 && !builtinTypeNames[t.Value] {
-		if kw := keywordFor(t.Value); kw != "" {
+		if kw := keywordFor(t.Value); kw != "" && !valueKeyword(kw) {
 			return t.Value, kw
 		}
 	}
 	return "", ""
+}
+
+// valueKeyword reports whether kw is a keyword that is a value.
+func valueKeyword(kw string) bool { return kw == "true" || kw == "false" || kw == "nil" }
+
+// clauseKeyword reports whether kw only continues a construct inside a
+// line and so never begins a statement (`1 to 5`, `x in xs`, `import {…}
+// from`, `extends p`, `throws E`).
+func clauseKeyword(kw string) bool {
+	switch kw {
+	case "to", "in", "exclusive", "from", "extends", "throws":
+		return true
+	}
+	return false
 }
 
 // selectCase explains toks[at] where a `select` case wanted `from`:

@@ -14,6 +14,15 @@ func TestParseErrorHints(t *testing.T) {
 	for _, tc := range []struct{ src, msg, help string }{
 		{"fn f(x) {\n  if x {\n    println(1)\n", "unexpected end of file, expected }", "the `{` opened at 2:8 is never closed"},
 		{"println(len([1, 2)\n", "expected ], found )", ""},
+		// no keyword that could not stand there: a value keyword, a one-letter
+		// word, a clause keyword as a statement's first word
+		{"var tries tries = 0\n", "expected =, found `tries`", ""},
+		{"fn f() {\n  retry 2 tries {\n  }\n}\n", "expected {, found `tries`", ""},
+		{"t let = true\n", "expected top-level item separator (`;` or newline), found let", ""},
+		{"let r = parallel 3 { i mutex { i } }\n", "expected statement separator (`;` or newline), found mutex", ""},
+		{"f x\n", "expected top-level item separator (`;` or newline), found `x`", ""},
+		{"for x inn [1] {\n}\n", "expected in, found `inn`", "`inn` is not a keyword; did you mean `in`?"},
+		{"let r = 1 tto 5\n", "expected top-level item separator (`;` or newline), found `tto`", "`tto` is not a keyword; did you mean `to`?"},
 		{"let xs = [1, (2\n", "unexpected end of file, expected )", "the `(` opened at 1:14 is never closed"},
 		{"fn f(x) {\n  retrun x\n}\n", "expected statement separator (`;` or newline), found `x`", "`retrun` is not a keyword; did you mean `return`?"},
 		{"def f(x) {\n  return x\n}\n", "expected top-level item separator (`;` or newline), found `f`", "`def` is not a keyword; did you mean `fn`?"},

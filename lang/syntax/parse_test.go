@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/harnlang/harn/lang/diag"
 )
@@ -947,5 +948,47 @@ func TestInlineBounds(t *testing.T) {
 	}
 	if _, err := Parse("s.harn", []byte("struct S<T: Shape> {\n  x: T\n}\n")); err == nil {
 		t.Error("a struct's type parameter took a bound")
+	}
+}
+
+// TestQuestionRunsParseInLinearTime: deciding what a `?` starts scans
+// ahead for a `:` (docs/spec/newer.md §1.9); in a list without commas or
+// a long expression every `?` used to scan to the closing bracket again,
+// so 9,000 `f()?` elements took minutes. The scan's answer is now shared
+// with the `?`s it passes, and the answers stay the same.
+func TestQuestionRunsParseInLinearTime(t *testing.T) {
+	for _, item := range []string{"f()? ", "xs?[0] ", "a ? b : c "} {
+		src := "let x = [" + strings.Repeat(item, 30000) + "]\n"
+		done := make(chan error, 1)
+		go func() {
+			_, err := Parse("q.harn", []byte(src))
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("%q: %v", item, err)
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatalf("%q × 30000: still parsing after 30s", item)
+		}
+	}
+	// The shared answers: a ternary inside a ternary's first branch, a
+	// propagation there (its `?` has no branch after it), and
+	// propagations and legacy optional subscripts ended by a bracket.
+	for _, tt := range []struct{ src, want string }{
+		{"a ? b ? c : d : e", "(?: a (?: b c d) e)"},
+		{"c ? f()? : g()?", "(?: c (prop (call f)) (prop (call g)))"},
+		{"[f()? g()? h]", "[(prop (call f)) (prop (call g)) h]"},
+		{"[xs?[0] ys?[1] z]", "[(?idx xs 0) (?idx ys 1) z]"},
+	} {
+		x, err := ParseExpr(tt.src)
+		if err != nil {
+			t.Errorf("ParseExpr(%q): %v", tt.src, err)
+			continue
+		}
+		if got := sx(x); got != tt.want {
+			t.Errorf("ParseExpr(%q) = %s, want %s", tt.src, got, tt.want)
+		}
 	}
 }

@@ -131,6 +131,10 @@ const maxNesting = 64
 type parseState struct {
 	depth int
 	nest  int // nesting levels counted against maxNesting
+	// ternary holds ternaryAhead's answer for a `?` (by offset) that an
+	// earlier scan passed at its own bracket depth, so a run of `?`s in
+	// one expression or list is scanned once, not once per `?`.
+	ternary map[int]bool
 }
 
 // Participle instantiates Parseable hooks itself and hands them only the
