@@ -53,7 +53,7 @@ func init() {
 		}
 		return vm.Str(out), nil
 	})
-	lib.Def("verify_signed_url", "verify_signed_url(url, secret, now?)", "{valid, reason} for a url signed_url gave: reason is nil, \"missing signature\" (the last two parameters are not expires and signature), \"bad signature\" (anything before the signature changed) or \"expired\"; a secret that is not a non-empty string is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("verify_signed_url", "verify_signed_url(url, secret, now?)", "{valid, reason} for a url signed_url gave: reason is nil, \"missing signature\" (the last two parameters are not expires and signature), \"bad signature\" (anything before the signature changed) or \"expired\"; now (default: the current time) is Unix seconds or a date dict, anything else an error; a secret that is not a non-empty string is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		secret, err := lib.Secret("verify_signed_url", "secret", a.At(1))
 		if err != nil {
 			return vm.Value{}, err
@@ -82,8 +82,12 @@ func init() {
 			return fail("bad signature")
 		}
 		now := htime.VMNow(th).Unix()
-		if n, ok := a.Int(2); ok {
-			now = n
+		if a.Given(2) && !a.At(2).IsNil() {
+			t, err := htime.Instant("verify_signed_url", a.At(2))
+			if err != nil {
+				return vm.Value{}, err
+			}
+			now = t.Unix()
 		}
 		if now > exp {
 			return fail("expired")
@@ -94,7 +98,7 @@ func init() {
 	lib.Def("cookie_parse", "cookie_parse(header)", "a Cookie header as a dict of name → value (RFC 6265: names and values trimmed, %XX decoded, + kept)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return vm.Of(parseCookies(a.Text(0))), nil
 	})
-	lib.Def("cookie_serialize", "cookie_serialize(name, value, options?)", "a Set-Cookie value; the value's bytes that a cookie may not hold (space, \", comma, ;, \\, controls, non-ASCII) and % are %XX-encoded; options path, domain, max_age, expires (Unix seconds or a date dict, written as an HTTP date; a string as is), http_only, secure, same_site", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("cookie_serialize", "cookie_serialize(name, value, options?)", "a Set-Cookie value; the value's bytes that a cookie may not hold (space, \", comma, ;, \\, controls, non-ASCII) and % are %XX-encoded; options path, domain (neither may hold ';' or a control character), max_age (int seconds or a duration), expires (Unix seconds or a date dict, written as an HTTP date; a string as is), http_only, secure, same_site", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		opts, _ := a.Dict(2)
 		return serializeCookie("cookie_serialize", a.At(0), a.Text(1), opts)
 	})
@@ -295,14 +299,26 @@ func serializeCookie(fn string, nameV vm.Value, value string, opts *vm.Dict) (vm
 		v, ok := opts.Get(k)
 		return v, ok && !v.IsNil()
 	}
-	if v, ok := get("path"); ok {
-		sb.WriteString("; Path=" + vm.ToDisplay(v))
-	}
-	if v, ok := get("domain"); ok {
-		sb.WriteString("; Domain=" + vm.ToDisplay(v))
+	for _, attr := range [...]struct{ key, name string }{{"path", "Path"}, {"domain", "Domain"}} {
+		if v, ok := get(attr.key); ok {
+			text := vm.ToDisplay(v)
+			// A ';' or a control character would end the attribute and
+			// smuggle others into the header.
+			if strings.ContainsFunc(text, func(r rune) bool { return r == ';' || r < 0x20 || r == 0x7f }) {
+				return vm.Value{}, vm.Throwf("%s: %s must not contain ';' or control characters, got %q", fn, attr.key, text)
+			}
+			sb.WriteString("; " + attr.name + "=" + text)
+		}
 	}
 	if v, ok := get("max_age"); ok {
-		sb.WriteString("; Max-Age=" + vm.ToDisplay(v))
+		secs, isInt := v.AsInt()
+		if d, isDur := v.AsDuration(); isDur {
+			secs, isInt = vm.Int(int64(d)/1000), true
+		}
+		if !isInt {
+			return vm.Value{}, vm.Typef("%s: max_age must be an int (seconds) or a duration, got %s", fn, v.Type())
+		}
+		sb.WriteString("; Max-Age=" + strconv.FormatInt(int64(secs), 10))
 	}
 	if v, ok := get("expires"); ok {
 		// A string is taken as an HTTP date already (cookie_delete's);
