@@ -121,7 +121,21 @@ func init() {
 		}
 		return vm.Of(vm.NewList(out)), nil
 	})
-	lib.Def("query_stringify", "query_stringify(pairs) -> string", "form-encoded query text from [{key, value}] (or a dict)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("query_stringify", "query_stringify(pairs) -> string", "form-encoded query text from [{key, value}] (or [key, value] pairs, or a dict; anything else is an error)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		switch x := a.At(0).Object().(type) {
+		case *vm.Dict:
+		case *vm.List:
+			for i, it := range x.Items() {
+				if k := it.Kind(); k != vm.KDict && k != vm.KList {
+					return vm.Value{}, vm.Typef("query_stringify: item %d must be a {key, value} dict or a [key, value] pair, got %s", i, it.Type())
+				}
+			}
+		default:
+			if a.At(0).IsNil() || !a.At(0).IsValid() {
+				break // nothing to encode
+			}
+			return vm.Value{}, vm.Typef("query_stringify: expected a list of {key, value} dicts or a dict, got %s", a.At(0).Type())
+		}
 		return vm.Str(QueryString(a.At(0))), nil
 	})
 	lib.Def("multipart_field_text", "multipart_field_text(name, value)", "a text field for multipart_form_data", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
