@@ -25,7 +25,7 @@ import (
 // in unpadded base64url; a session payload is base64url JSON.
 
 func init() {
-	lib.Def("signed_url", "signed_url(url, secret, expires_at)", "url, unchanged, with &expires=N (Unix seconds) and then &signature=HMAC-SHA256 of everything before it appended (? when url has no query); a url or secret that is not a string (or an empty secret), or a url that already has expires or signature, is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("signed_url", "signed_url(url, secret, expires_at)", "url, unchanged, with &expires=N (Unix seconds; expires_at is Unix seconds, a float counting from its whole second, or a date dict) and then &signature=HMAC-SHA256 of everything before it appended (? when url has no query); a url or secret that is not a string (or an empty secret), or a url that already has expires or signature, is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		secret, err := lib.Secret("signed_url", "secret", a.At(1))
 		if err != nil {
 			return vm.Value{}, err
@@ -41,9 +41,17 @@ func init() {
 		if q := u.Query(); q.Has("expires") || q.Has("signature") {
 			return vm.Value{}, vm.Throwf("signed_url: url already has an expires or signature parameter: %s", raw)
 		}
-		exp, ok := a.Int(2)
-		if !ok {
-			return vm.Value{}, vm.Typef("signed_url: expires_at must be an int (Unix seconds), got %s", a.At(2).Type())
+		var exp int64
+		switch v := a.At(2); v.Kind() {
+		case vm.KInt, vm.KFloat, vm.KDict:
+			// a float (timestamp() + 3600) or a date dict counts from its whole second
+			t, err := htime.Instant("signed_url", v)
+			if err != nil {
+				return vm.Value{}, vm.Typef("signed_url: expires_at must be Unix seconds or a date dict, got %s", v.Type())
+			}
+			exp = t.Unix()
+		default:
+			return vm.Value{}, vm.Typef("signed_url: expires_at must be Unix seconds or a date dict, got %s", v.Type())
 		}
 		base, fragment, _ := strings.Cut(raw, "#")
 		signed := base + querySep(base) + "expires=" + strconv.FormatInt(exp, 10)
