@@ -103,8 +103,12 @@ func init() {
 		return vm.Of(lib.DictOf("valid", vm.True, "reason", vm.Nil)), nil
 	})
 
-	lib.Def("cookie_parse", "cookie_parse(header)", "a Cookie header as a dict of name → value (RFC 6265: names and values trimmed, %XX decoded, + kept)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		return vm.Of(parseCookies(a.Text(0))), nil
+	lib.Def("cookie_parse", "cookie_parse(header)", "a Cookie header as a dict of name → value (RFC 6265: names and values trimmed, %XX decoded, + kept); nil gives {}, another non-string is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		header, err := cookieHeader("cookie_parse", a.At(0))
+		if err != nil {
+			return vm.Value{}, err
+		}
+		return vm.Of(parseCookies(header)), nil
 	})
 	lib.Def("cookie_serialize", "cookie_serialize(name, value, options?)", "a Set-Cookie value; the value's bytes that a cookie may not hold (space, \", comma, ;, \\, controls, non-ASCII) and % are %XX-encoded; options path, domain (neither may hold ';' or a control character), max_age (int seconds or a duration), expires (Unix seconds or a date dict, written as an HTTP date; a string as is), http_only, secure, same_site", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		opts, _ := a.Dict(2)
@@ -179,17 +183,34 @@ func init() {
 		}
 		return serializeCookie("session_cookie", a.At(0), vm.ToDisplay(tok), opts)
 	})
-	lib.Def("session_from_cookies", "session_from_cookies(header, name, secret)", "the session data in the named cookie of a Cookie header, or nil; a secret that is not a non-empty string is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("session_from_cookies", "session_from_cookies(header, name, secret)", "the session data in the named cookie of a Cookie header (a string, or nil for none), or nil; a secret that is not a non-empty string is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		secret, err := lib.Secret("session_from_cookies", "secret", a.At(2))
 		if err != nil {
 			return vm.Value{}, err
 		}
-		c, ok := parseCookies(a.Text(0)).Get(a.Text(1))
+		header, err := cookieHeader("session_from_cookies", a.At(0))
+		if err != nil {
+			return vm.Value{}, err
+		}
+		c, ok := parseCookies(header).Get(a.Text(1))
 		if !ok {
 			return vm.Nil, nil
 		}
 		return sessionData(vm.ToDisplay(c), secret), nil
 	})
+}
+
+// cookieHeader is the text of a Cookie header argument: a string, or nil
+// (no header, so no cookies); anything else is an error.
+func cookieHeader(fn string, v vm.Value) (string, error) {
+	if v.IsNil() || !v.IsValid() {
+		return "", nil
+	}
+	s, ok := v.AsString()
+	if !ok {
+		return "", vm.Typef("%s: header must be a string, got %s", fn, v.Type())
+	}
+	return s.Go(), nil
 }
 
 func hexArg(name, what string, v vm.Value, size int) ([]byte, error) {
