@@ -138,10 +138,16 @@ func init() {
 		}
 		return vm.Str(QueryString(a.At(0))), nil
 	})
-	lib.Def("multipart_field_text", "multipart_field_text(name, value)", "a text field for multipart_form_data", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("multipart_field_text", "multipart_field_text(name, value)", "a text field for multipart_form_data; name is a non-empty string", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		if err := fieldName("multipart_field_text", a.At(0)); err != nil {
+			return vm.Value{}, err
+		}
 		return vm.Of(lib.DictOf("name", vm.Str(a.Text(0)), "value", vm.Str(a.Text(1)))), nil
 	})
-	lib.Def("multipart_field_bytes", "multipart_field_bytes(name, bytes, filename?, content_type?)", "a file field for multipart_form_data", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("multipart_field_bytes", "multipart_field_bytes(name, bytes, filename?, content_type?)", "a file field for multipart_form_data; name is a non-empty string", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		if err := fieldName("multipart_field_bytes", a.At(0)); err != nil {
+			return vm.Value{}, err
+		}
 		b := vm.NewDictBuilder(4)
 		b.Set("name", vm.Str(a.Text(0)))
 		b.Set("bytes", vm.Of(lib.NewBytes(encoding.RawBytes(a.At(1)))))
@@ -1733,6 +1739,14 @@ func QueryString(v vm.Value) string {
 
 // ---- multipart ----
 
+// fieldName checks a multipart field's name: a non-empty string.
+func fieldName(fn string, v vm.Value) error {
+	if s, ok := v.AsString(); !ok || s.Go() == "" {
+		return vm.Typef("%s: name must be a non-empty string, got %s", fn, lib.Shown(v))
+	}
+	return nil
+}
+
 func MultipartFormData(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	fields, err := multipartFields(a.At(0))
 	if err != nil {
@@ -1742,12 +1756,16 @@ func MultipartFormData(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	w := multipart.NewWriter(&buf)
 	if a.Given(1) {
 		if err := w.SetBoundary(a.Text(1)); err != nil {
-			return vm.Value{}, vm.Throwf("multipart_form_data: %s", err)
+			// mime's "mime: invalid boundary length/character" read as ours
+			return vm.Value{}, vm.Throwf("multipart_form_data: invalid boundary %q: 1 to 70 letters, digits or '()+_,-./:=? ', not ending in a space", a.Text(1))
 		}
 	}
-	for _, f := range fields {
+	for i, f := range fields {
 		name, _ := f.Get("name")
 		nameS := vm.ToDisplay(OrNil(name))
+		if name.IsNil() || !name.IsValid() || nameS == "" {
+			return vm.Value{}, vm.Throwf("multipart_form_data: field %d has no name", i)
+		}
 		if b, ok := f.Get("bytes"); ok && !b.IsNil() {
 			filename := ""
 			if fn, ok := f.Get("filename"); ok && !fn.IsNil() {
