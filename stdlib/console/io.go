@@ -53,6 +53,8 @@ func ioReadLine(th *vm.Thread, args vm.Args) (vm.Value, error) {
 	if t, ok := opts.Get("timeout_ms"); ok {
 		if ms, isInt := t.AsInt(); isInt && ms >= 0 {
 			timeout = lib.Millis(int64(ms))
+		} else if d, isDur := t.AsDuration(); isDur && d >= 0 {
+			timeout = lib.Millis(int64(d))
 		}
 	}
 	// trim: false keeps the line's terminator (docs/spec/newer.md §2.1)

@@ -117,13 +117,30 @@ func init() {
 		return vm.IntOf(elapsed), nil
 	})
 
-	lib.Def("circuit_breaker", "circuit_breaker(name, threshold = 5, reset_ms = 30000)", "create or reconfigure a circuit breaker", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("circuit_breaker", "circuit_breaker(name, threshold = 5, reset_ms = 30000)", "create or reconfigure a circuit breaker; threshold is an int, reset_ms an int of milliseconds or a duration", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		threshold, resetMs := int64(5), int64(30000)
+		if v := a.At(1); a.Given(1) && !v.IsNil() {
+			n, ok := v.AsInt()
+			if !ok {
+				return vm.Value{}, vm.Typef("circuit_breaker: threshold must be an int, got %s", v.Type())
+			}
+			threshold = int64(n)
+		}
+		if v := a.At(2); a.Given(2) && !v.IsNil() {
+			if d, ok := v.AsDuration(); ok {
+				resetMs = int64(d)
+			} else if n, ok := v.AsInt(); ok {
+				resetMs = int64(n)
+			} else {
+				return vm.Value{}, vm.Typef("circuit_breaker: reset_ms must be an int (milliseconds) or a duration, got %s", v.Type())
+			}
+		}
 		cs := circuitsOf(th)
 		cs.mu.Lock()
 		defer cs.mu.Unlock()
 		c := cs.get(a.Text(0))
-		c.threshold = int(a.IntOr(1, 5))
-		c.resetMs = a.IntOr(2, 30000)
+		c.threshold = int(threshold)
+		c.resetMs = resetMs
 		return vm.Str(a.Text(0)), nil
 	})
 	lib.Def("circuit_check", "circuit_check(name)", "\"closed\", \"open\" or \"half_open\"", func(th *vm.Thread, a vm.Args) (vm.Value, error) {

@@ -146,3 +146,20 @@ println(json_stringify(read_stdin()))
 		})
 	}
 }
+
+// __io_read_line's timeout_ms may be a duration as well as an int of
+// milliseconds.
+func TestIOReadLineTimeoutDuration(t *testing.T) {
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	var out bytes.Buffer
+	r := interp.RunProgram("test.harn", []byte(`
+println(__io_read_line({timeout_ms: 20ms}).status)
+`), interp.Options{Stdin: pr, Stdout: &out})
+	if r.Err != nil {
+		t.Fatalf("run failed: %v", r.Err)
+	}
+	if got := strings.TrimSpace(out.String() + string(r.Stdout)); got != "timeout" {
+		t.Fatalf("got %q, want timeout", got)
+	}
+}

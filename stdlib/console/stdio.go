@@ -50,7 +50,7 @@ func init() {
 			return vm.BoolOf(isTerminal(th, stream)), nil
 		})
 	}
-	lib.Def("mock_tty", "mock_tty(stream, bool)", `pretend "stdin", "stdout" or "stderr" is (or is not) a terminal`, func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("mock_tty", "mock_tty(stream, bool)", `pretend "stdin", "stdout" or "stderr" is (or is not) a terminal; any other stream is an error`, func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		stream := args.Text(0)
 		switch stream {
 		case "stdin", "stdout", "stderr":
@@ -58,6 +58,8 @@ func init() {
 			st.mu.Lock()
 			st.ttyMock[stream] = args.At(1).Truth()
 			st.mu.Unlock()
+		default:
+			return vm.Value{}, vm.Throwf(`mock_tty: stream must be "stdin", "stdout" or "stderr", got %s`, lib.Shown(args.At(0)))
 		}
 		return vm.Nil, nil
 	})

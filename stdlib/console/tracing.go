@@ -140,13 +140,16 @@ func init() {
 		st.mu.Unlock()
 		return vm.Nil, nil
 	})
-	lib.Def("trace_start", "trace_start(name, attributes?)", "open a span {trace_id, span_id, parent_id, name, attributes, start_ms} inside the task's innermost open one (a task's first: inside the span open where it was spawned); nil when tracing is off", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("trace_start", "trace_start(name, attributes?)", "open a span {trace_id, span_id, parent_id, name, attributes, start_ms} (attributes: a dict, or nil for none) inside the task's innermost open one (a task's first: inside the span open where it was spawned); nil when tracing is off", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		name, ok := a.Str(0)
 		if !ok {
 			return vm.Value{}, vm.Typef("trace_start: name must be a string, got %s", a.At(0).Type())
 		}
 		attrs, ok := a.Dict(1)
 		if !ok {
+			if a.Given(1) && !a.At(1).IsNil() {
+				return vm.Value{}, vm.Typef("trace_start: attributes must be a dict, got %s", a.At(1).Type())
+			}
 			attrs = vm.NewDict()
 		}
 		st := tracesOf(th.VM())
@@ -162,13 +165,17 @@ func init() {
 		st.open[owner] = append(st.open[owner], span)
 		return vm.Of(span), nil
 	})
-	lib.Def("trace_end", "trace_end(span, attributes?)", "close span (and any spans opened inside it); the finished span with end_ms and duration_ms", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("trace_end", "trace_end(span, attributes?)", "close span (and any spans opened inside it); the finished span with end_ms and duration_ms, and attributes (a dict) merged into its own", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		span, ok := a.Dict(0)
 		if !ok {
 			if a.At(0).IsNil() {
 				return vm.Nil, nil // trace_start returned nil: tracing is off
 			}
 			return vm.Value{}, vm.Typef("trace_end: expected a span, got %s", a.At(0).Type())
+		}
+		extra, ok := a.Dict(1)
+		if !ok && a.Given(1) && !a.At(1).IsNil() {
+			return vm.Value{}, vm.Typef("trace_end: attributes must be a dict, got %s", a.At(1).Type())
 		}
 		id, _ := span.Get("span_id")
 		st := tracesOf(th.VM())
@@ -187,7 +194,7 @@ func init() {
 			startMs, _ := start.AsInt()
 			f := s.Set("end_ms", vm.IntOf(end)).Set("duration_ms", vm.IntOf(end-int64(startMs)))
 			if i == at {
-				if extra, ok := a.Dict(1); ok {
+				if extra != nil {
 					attrs, _ := f.Get("attributes")
 					if ad, ok := attrs.AsDict(); ok {
 						f = f.Set("attributes", vm.Of(ad.Merge(extra)))

@@ -25,7 +25,7 @@ import (
 // in unpadded base64url; a session payload is base64url JSON.
 
 func init() {
-	lib.Def("signed_url", "signed_url(url, secret, expires_at)", "url, unchanged, with &expires=N (Unix seconds) and then &signature=HMAC-SHA256 of everything before it appended (? when url has no query); a url or secret that is not a string (or an empty secret), or a url that already has expires or signature, is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("signed_url", "signed_url(url, secret, expires_at)", "url, unchanged, with &expires=N (Unix seconds; expires_at is Unix seconds, a float counting from its whole second, or a date dict) and then &signature=HMAC-SHA256 of everything before it appended (? when url has no query); a url or secret that is not a string (or an empty secret), or a url that already has expires or signature, is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		secret, err := lib.Secret("signed_url", "secret", a.At(1))
 		if err != nil {
 			return vm.Value{}, err
@@ -41,9 +41,17 @@ func init() {
 		if q := u.Query(); q.Has("expires") || q.Has("signature") {
 			return vm.Value{}, vm.Throwf("signed_url: url already has an expires or signature parameter: %s", raw)
 		}
-		exp, ok := a.Int(2)
-		if !ok {
-			return vm.Value{}, vm.Typef("signed_url: expires_at must be an int (Unix seconds), got %s", a.At(2).Type())
+		var exp int64
+		switch v := a.At(2); v.Kind() {
+		case vm.KInt, vm.KFloat, vm.KDict:
+			// a float (timestamp() + 3600) or a date dict counts from its whole second
+			t, err := htime.Instant("signed_url", v)
+			if err != nil {
+				return vm.Value{}, vm.Typef("signed_url: expires_at must be Unix seconds or a date dict, got %s", v.Type())
+			}
+			exp = t.Unix()
+		default:
+			return vm.Value{}, vm.Typef("signed_url: expires_at must be Unix seconds or a date dict, got %s", v.Type())
 		}
 		base, fragment, _ := strings.Cut(raw, "#")
 		signed := base + querySep(base) + "expires=" + strconv.FormatInt(exp, 10)
@@ -53,7 +61,7 @@ func init() {
 		}
 		return vm.Str(out), nil
 	})
-	lib.Def("verify_signed_url", "verify_signed_url(url, secret, now?)", "{valid, reason} for a url signed_url gave: reason is nil, \"missing signature\" (the last two parameters are not expires and signature), \"bad signature\" (anything before the signature changed) or \"expired\"; a secret that is not a non-empty string is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("verify_signed_url", "verify_signed_url(url, secret, now?)", "{valid, reason} for a url signed_url gave: reason is nil, \"missing signature\" (the last two parameters are not expires and signature), \"bad signature\" (anything before the signature changed) or \"expired\"; now (default: the current time) is Unix seconds or a date dict, anything else an error; a secret that is not a non-empty string is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		secret, err := lib.Secret("verify_signed_url", "secret", a.At(1))
 		if err != nil {
 			return vm.Value{}, err
@@ -82,8 +90,12 @@ func init() {
 			return fail("bad signature")
 		}
 		now := htime.VMNow(th).Unix()
-		if n, ok := a.Int(2); ok {
-			now = n
+		if a.Given(2) && !a.At(2).IsNil() {
+			t, err := htime.Instant("verify_signed_url", a.At(2))
+			if err != nil {
+				return vm.Value{}, err
+			}
+			now = t.Unix()
 		}
 		if now > exp {
 			return fail("expired")
@@ -91,10 +103,14 @@ func init() {
 		return vm.Of(lib.DictOf("valid", vm.True, "reason", vm.Nil)), nil
 	})
 
-	lib.Def("cookie_parse", "cookie_parse(header)", "a Cookie header as a dict of name → value (RFC 6265: names and values trimmed, %XX decoded, + kept)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		return vm.Of(parseCookies(a.Text(0))), nil
+	lib.Def("cookie_parse", "cookie_parse(header)", "a Cookie header as a dict of name → value (RFC 6265: names and values trimmed, %XX decoded, + kept); nil gives {}, another non-string is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		header, err := cookieHeader("cookie_parse", a.At(0))
+		if err != nil {
+			return vm.Value{}, err
+		}
+		return vm.Of(parseCookies(header)), nil
 	})
-	lib.Def("cookie_serialize", "cookie_serialize(name, value, options?)", "a Set-Cookie value; the value's bytes that a cookie may not hold (space, \", comma, ;, \\, controls, non-ASCII) and % are %XX-encoded; options path, domain, max_age, expires (Unix seconds or a date dict, written as an HTTP date; a string as is), http_only, secure, same_site", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("cookie_serialize", "cookie_serialize(name, value, options?)", "a Set-Cookie value; the value's bytes that a cookie may not hold (space, \", comma, ;, \\, controls, non-ASCII) and % are %XX-encoded; options path, domain (neither may hold ';' or a control character), max_age (int seconds or a duration), expires (Unix seconds or a date dict, written as an HTTP date; a string as is), http_only, secure, same_site", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		opts, _ := a.Dict(2)
 		return serializeCookie("cookie_serialize", a.At(0), a.Text(1), opts)
 	})
@@ -167,17 +183,34 @@ func init() {
 		}
 		return serializeCookie("session_cookie", a.At(0), vm.ToDisplay(tok), opts)
 	})
-	lib.Def("session_from_cookies", "session_from_cookies(header, name, secret)", "the session data in the named cookie of a Cookie header, or nil; a secret that is not a non-empty string is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("session_from_cookies", "session_from_cookies(header, name, secret)", "the session data in the named cookie of a Cookie header (a string, or nil for none), or nil; a secret that is not a non-empty string is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		secret, err := lib.Secret("session_from_cookies", "secret", a.At(2))
 		if err != nil {
 			return vm.Value{}, err
 		}
-		c, ok := parseCookies(a.Text(0)).Get(a.Text(1))
+		header, err := cookieHeader("session_from_cookies", a.At(0))
+		if err != nil {
+			return vm.Value{}, err
+		}
+		c, ok := parseCookies(header).Get(a.Text(1))
 		if !ok {
 			return vm.Nil, nil
 		}
 		return sessionData(vm.ToDisplay(c), secret), nil
 	})
+}
+
+// cookieHeader is the text of a Cookie header argument: a string, or nil
+// (no header, so no cookies); anything else is an error.
+func cookieHeader(fn string, v vm.Value) (string, error) {
+	if v.IsNil() || !v.IsValid() {
+		return "", nil
+	}
+	s, ok := v.AsString()
+	if !ok {
+		return "", vm.Typef("%s: header must be a string, got %s", fn, v.Type())
+	}
+	return s.Go(), nil
 }
 
 func hexArg(name, what string, v vm.Value, size int) ([]byte, error) {
@@ -295,14 +328,26 @@ func serializeCookie(fn string, nameV vm.Value, value string, opts *vm.Dict) (vm
 		v, ok := opts.Get(k)
 		return v, ok && !v.IsNil()
 	}
-	if v, ok := get("path"); ok {
-		sb.WriteString("; Path=" + vm.ToDisplay(v))
-	}
-	if v, ok := get("domain"); ok {
-		sb.WriteString("; Domain=" + vm.ToDisplay(v))
+	for _, attr := range [...]struct{ key, name string }{{"path", "Path"}, {"domain", "Domain"}} {
+		if v, ok := get(attr.key); ok {
+			text := vm.ToDisplay(v)
+			// A ';' or a control character would end the attribute and
+			// smuggle others into the header.
+			if strings.ContainsFunc(text, func(r rune) bool { return r == ';' || r < 0x20 || r == 0x7f }) {
+				return vm.Value{}, vm.Throwf("%s: %s must not contain ';' or control characters, got %q", fn, attr.key, text)
+			}
+			sb.WriteString("; " + attr.name + "=" + text)
+		}
 	}
 	if v, ok := get("max_age"); ok {
-		sb.WriteString("; Max-Age=" + vm.ToDisplay(v))
+		secs, isInt := v.AsInt()
+		if d, isDur := v.AsDuration(); isDur {
+			secs, isInt = vm.Int(int64(d)/1000), true
+		}
+		if !isInt {
+			return vm.Value{}, vm.Typef("%s: max_age must be an int (seconds) or a duration, got %s", fn, v.Type())
+		}
+		sb.WriteString("; Max-Age=" + strconv.FormatInt(int64(secs), 10))
 	}
 	if v, ok := get("expires"); ok {
 		// A string is taken as an HTTP date already (cookie_delete's);

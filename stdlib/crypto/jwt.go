@@ -64,7 +64,7 @@ func init() {
 		}
 		return vm.Str(input + "." + base64.RawURLEncoding.EncodeToString(sig)), nil
 	})
-	lib.Def("jwt_verify", "jwt_verify(token, key, options?)", "{valid, header, claims, reason}: reason is nil, \"malformed\", \"bad signature\", \"expired\" or \"not yet valid\"; options {alg, now, leeway}; a key that is not a non-empty string or bytes is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("jwt_verify", "jwt_verify(token, key, options?)", "{valid, header, claims, reason}: reason is nil, \"malformed\", \"bad signature\", \"expired\" or \"not yet valid\"; options {alg, now (Unix seconds or a date dict), leeway (seconds or a duration)}; a key that is not a non-empty string or bytes is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		// Checked before the token is read, so a nil key fails on the first
 		// request rather than on the first well-formed token.
 		if _, err := lib.Secret("jwt_verify", "key", a.At(1)); err != nil {
@@ -117,12 +117,22 @@ func init() {
 			return result(false, header, claims, "bad signature")
 		}
 		now := float64(htime.VMNow(th).Unix())
-		if v, ok := opt("now"); ok {
-			now, _ = lib.ToFloat(v)
+		if v, ok := opt("now"); ok && !v.IsNil() {
+			t := v
+			if d, isDict := v.AsDict(); isDict {
+				t, _ = d.Get("timestamp")
+			}
+			if now, ok = lib.ToFloat(t); !ok {
+				return vm.Value{}, vm.Typef("jwt_verify: now must be Unix seconds or a date dict, got %s", v.Type())
+			}
 		}
 		leeway := 0.0
-		if v, ok := opt("leeway"); ok {
-			leeway, _ = lib.ToFloat(v)
+		if v, ok := opt("leeway"); ok && !v.IsNil() {
+			if d, isDur := v.AsDuration(); isDur {
+				leeway = float64(d) / 1000
+			} else if leeway, ok = lib.ToFloat(v); !ok {
+				return vm.Value{}, vm.Typef("jwt_verify: leeway must be seconds or a duration, got %s", v.Type())
+			}
 		}
 		if v, ok := cd.Get("exp"); ok {
 			if exp, ok := lib.ToFloat(v); ok && now >= exp+leeway {

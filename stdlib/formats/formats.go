@@ -108,7 +108,7 @@ func init() {
 	lib.Def("csv_parse", "csv_parse(text, opts?) -> list", "rows of strings (or dicts with {headers: true}); records end at \\n, \\r\\n or a lone \\r, and a quoted field keeps its content, line endings included; a leading byte-order mark is skipped", csvParse)
 	lib.Def("csv_stringify", "csv_stringify(rows, opts?) -> string", "CSV text from rows of lists or dicts", csvStringify)
 	lib.Def("url_parse", "url_parse(s) -> dict", "{scheme, host, port, path, query, fragment, username, password}; path, query and fragment come back percent-encoded, username and password decoded (a `%` that starts no escape is kept as written, in the userinfo too, as the WHATWG URL standard does)", urlParse)
-	lib.Def("url_build", "url_build(parts) -> string", "a URL from url_parse-style parts; path, query and fragment are percent-encoded as the WHATWG URL standard does (existing escapes kept), username and password escaped as userinfo (`@`, `:`, `/`, `%` …), and the scheme's default port is left out", urlBuild)
+	lib.Def("url_build", "url_build(parts) -> string", "a URL from url_parse-style parts; path, query and fragment are percent-encoded as the WHATWG URL standard does (existing escapes kept), username and password escaped as userinfo (`@`, `:`, `/`, `%` …), and the scheme's default port is left out; an invalid scheme or host, a port that is not an int from 0 to 65535 (or its digits), or an http(s)/ws(s)/ftp URL without a host is an error", urlBuild)
 	lib.Def("query_parse", "query_parse(s) -> list", "[{key, value}] from a query string", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		s := strings.TrimPrefix(a.Text(0), "?")
 		var out []vm.Value
@@ -121,13 +121,33 @@ func init() {
 		}
 		return vm.Of(vm.NewList(out)), nil
 	})
-	lib.Def("query_stringify", "query_stringify(pairs) -> string", "form-encoded query text from [{key, value}] (or a dict)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("query_stringify", "query_stringify(pairs) -> string", "form-encoded query text from [{key, value}] (or [key, value] pairs, or a dict; anything else is an error)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		switch x := a.At(0).Object().(type) {
+		case *vm.Dict:
+		case *vm.List:
+			for i, it := range x.Items() {
+				if k := it.Kind(); k != vm.KDict && k != vm.KList {
+					return vm.Value{}, vm.Typef("query_stringify: item %d must be a {key, value} dict or a [key, value] pair, got %s", i, it.Type())
+				}
+			}
+		default:
+			if a.At(0).IsNil() || !a.At(0).IsValid() {
+				break // nothing to encode
+			}
+			return vm.Value{}, vm.Typef("query_stringify: expected a list of {key, value} dicts or a dict, got %s", a.At(0).Type())
+		}
 		return vm.Str(QueryString(a.At(0))), nil
 	})
-	lib.Def("multipart_field_text", "multipart_field_text(name, value)", "a text field for multipart_form_data", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("multipart_field_text", "multipart_field_text(name, value)", "a text field for multipart_form_data; name is a non-empty string", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		if err := fieldName("multipart_field_text", a.At(0)); err != nil {
+			return vm.Value{}, err
+		}
 		return vm.Of(lib.DictOf("name", vm.Str(a.Text(0)), "value", vm.Str(a.Text(1)))), nil
 	})
-	lib.Def("multipart_field_bytes", "multipart_field_bytes(name, bytes, filename?, content_type?)", "a file field for multipart_form_data", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("multipart_field_bytes", "multipart_field_bytes(name, bytes, filename?, content_type?)", "a file field for multipart_form_data; name is a non-empty string", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		if err := fieldName("multipart_field_bytes", a.At(0)); err != nil {
+			return vm.Value{}, err
+		}
 		b := vm.NewDictBuilder(4)
 		b.Set("name", vm.Str(a.Text(0)))
 		b.Set("bytes", vm.Of(lib.NewBytes(encoding.RawBytes(a.At(1)))))
@@ -1553,6 +1573,9 @@ func urlBuild(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	if !ok || scheme == "" {
 		return vm.Value{}, vm.Throwf("url_build: scheme is required")
 	}
+	if !validScheme(scheme) {
+		return vm.Value{}, vm.Throwf("url_build: invalid scheme %q", scheme)
+	}
 	var sb strings.Builder
 	sb.WriteString(scheme + "://")
 	if user, ok := get("username"); ok {
@@ -1567,11 +1590,30 @@ func urlBuild(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	host, _ := get("host")
 	if ip, err := netip.ParseAddr(host); err == nil && ip.Is6() {
 		host = "[" + host + "]" // a bare IPv6 address; "name:port" stays as given
+	} else if strings.ContainsFunc(host, func(r rune) bool { return r <= ' ' || r == 0x7f || strings.ContainsRune("/?#@\\<>^|", r) }) {
+		return vm.Value{}, vm.Throwf("url_build: invalid host %q", host)
+	}
+	defaultPort, special := defaultPorts[strings.ToLower(scheme)]
+	if host == "" && special {
+		return vm.Value{}, vm.Throwf("url_build: a %s URL needs a host", strings.ToLower(scheme))
 	}
 	sb.WriteString(host)
-	defaultPort, special := defaultPorts[strings.ToLower(scheme)]
-	if port, ok := get("port"); ok && port != defaultPort {
-		sb.WriteString(":" + port)
+	if pv, ok := parts.Get("port"); ok && !pv.IsNil() {
+		n, isInt := pv.AsInt()
+		if !isInt {
+			// a port written as digits ("8080") is read as the number
+			if d, isStr := pv.AsString(); isStr {
+				if v, err := strconv.ParseInt(d.Go(), 10, 64); err == nil {
+					n, isInt = vm.Int(v), true
+				}
+			}
+		}
+		if !isInt || n < 0 || n > 65535 {
+			return vm.Value{}, vm.Throwf("url_build: port must be an int from 0 to 65535, got %s", lib.Shown(pv))
+		}
+		if port := strconv.FormatInt(int64(n), 10); port != defaultPort {
+			sb.WriteString(":" + port)
+		}
 	}
 	path, ok := get("path")
 	if !ok || path == "" {
@@ -1595,6 +1637,18 @@ func urlBuild(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		sb.WriteString("#" + escapeURLPart(f, fragmentSet))
 	}
 	return vm.Str(sb.String()), nil
+}
+
+// validScheme reports whether s is a URL scheme: a letter, then letters,
+// digits, '+', '-' or '.' (RFC 3986 §3.1).
+func validScheme(s string) bool {
+	for i, r := range s {
+		letter := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
+		if !letter && (i == 0 || !(r >= '0' && r <= '9' || r == '+' || r == '-' || r == '.')) {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // escapeURLPart percent-encodes the bytes of s that the WHATWG URL
@@ -1685,6 +1739,14 @@ func QueryString(v vm.Value) string {
 
 // ---- multipart ----
 
+// fieldName checks a multipart field's name: a non-empty string.
+func fieldName(fn string, v vm.Value) error {
+	if s, ok := v.AsString(); !ok || s.Go() == "" {
+		return vm.Typef("%s: name must be a non-empty string, got %s", fn, lib.Shown(v))
+	}
+	return nil
+}
+
 func MultipartFormData(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	fields, err := multipartFields(a.At(0))
 	if err != nil {
@@ -1694,12 +1756,16 @@ func MultipartFormData(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	w := multipart.NewWriter(&buf)
 	if a.Given(1) {
 		if err := w.SetBoundary(a.Text(1)); err != nil {
-			return vm.Value{}, vm.Throwf("multipart_form_data: %s", err)
+			// mime's "mime: invalid boundary length/character" read as ours
+			return vm.Value{}, vm.Throwf("multipart_form_data: invalid boundary %q: 1 to 70 letters, digits or '()+_,-./:=? ', not ending in a space", a.Text(1))
 		}
 	}
-	for _, f := range fields {
+	for i, f := range fields {
 		name, _ := f.Get("name")
 		nameS := vm.ToDisplay(OrNil(name))
+		if name.IsNil() || !name.IsValid() || nameS == "" {
+			return vm.Value{}, vm.Throwf("multipart_form_data: field %d has no name", i)
+		}
 		if b, ok := f.Get("bytes"); ok && !b.IsNil() {
 			filename := ""
 			if fn, ok := f.Get("filename"); ok && !fn.IsNil() {

@@ -348,7 +348,7 @@ func retryOf(opts *vm.Dict) retryPolicy {
 		}
 	}
 	if b, ok := rd.Get("backoff_ms"); ok {
-		if f, ok := lib.ToFloat(b); ok {
+		if f, ok := millisOf(b); ok {
 			p.backoff = time.Duration(f * float64(time.Millisecond))
 		}
 	}
@@ -420,12 +420,21 @@ func shownURL(full string) string {
 	return u.String()
 }
 
+// millisOf reads a time option in milliseconds: an int or float of them,
+// or a duration (`timeout_ms: 5s`).
+func millisOf(v vm.Value) (float64, bool) {
+	if d, ok := v.AsDuration(); ok {
+		return float64(d), true
+	}
+	return lib.ToFloat(v)
+}
+
 // newClient is the HTTP client the options describe (timeout_ms, proxy,
 // tls, decompress, follow_redirects).
 func newClient(opts *vm.Dict, decompress bool) *http.Client {
 	timeout := 30 * time.Second
 	if t, ok := optGet(opts, "timeout_ms"); ok {
-		if f, ok := lib.ToFloat(t); ok && f > 0 {
+		if f, ok := millisOf(t); ok && f > 0 {
 			timeout = time.Duration(f * float64(time.Millisecond))
 		}
 	}

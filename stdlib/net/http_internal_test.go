@@ -1,6 +1,11 @@
 package net
 
-import "testing"
+import (
+	"testing"
+	"time"
+
+	"github.com/harnlang/harn/vm"
+)
 
 func TestWithQueryJoinsQueryBeforeFragment(t *testing.T) {
 	cases := []struct{ url, qs, want string }{
@@ -16,6 +21,23 @@ func TestWithQueryJoinsQueryBeforeFragment(t *testing.T) {
 	for _, c := range cases {
 		if got := withQuery(c.url, c.qs); got != c.want {
 			t.Errorf("withQuery(%q, %q) = %q, want %q", c.url, c.qs, got, c.want)
+		}
+	}
+}
+
+func TestNewClientTimeoutTakesDurations(t *testing.T) {
+	cases := []struct {
+		v    vm.Value
+		want time.Duration
+	}{
+		{vm.DurationOf(5000), 5 * time.Second},
+		{vm.IntOf(250), 250 * time.Millisecond},
+		{vm.FloatOf(1.5), 1500 * time.Microsecond},
+		{vm.Str("5s"), 30 * time.Second}, // not a time: the default
+	}
+	for _, c := range cases {
+		if got := newClient(vm.NewDict().Set("timeout_ms", c.v), false).Timeout; got != c.want {
+			t.Errorf("timeout_ms %s: got %v, want %v", vm.ToDisplay(c.v), got, c.want)
 		}
 	}
 }

@@ -278,17 +278,24 @@ func init() {
 		}
 		return vm.Nil, err
 	})
-	lib.Def("mock_time", "mock_time(ms)", "freeze the wall clock at ms (monotonic restarts at 0)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		ms, ok := a.Int(0)
-		if !ok {
-			if f, isF := a.At(0).AsFloat(); isF {
-				ms, ok = int64(f), true
+	lib.Def("mock_time", "mock_time(ms)", "freeze the wall clock at ms, a number or a duration (monotonic restarts at 0)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		var ms int64
+		switch d := a.At(0).Object().(type) {
+		case vm.Int:
+			ms = int64(d)
+		case vm.Float:
+			ms = int64(d)
+		case vm.Duration:
+			ms = int64(d)
+		default:
+			if a.Given(0) && !a.At(0).IsNil() {
+				return vm.Value{}, vm.Typef("mock_time: expected milliseconds (a number or a duration), got %s", a.At(0).Type())
 			}
 		}
 		th.VM().MockTime(ms)
 		return vm.Nil, nil
 	})
-	lib.Def("advance_time", "advance_time(ms)", "advance a mocked clock; the new wall ms", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("advance_time", "advance_time(ms)", "advance a mocked clock by ms, a number or a duration; the new wall ms", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		var ms int64
 		switch d := a.At(0).Object().(type) {
 		case vm.Int:
@@ -297,6 +304,10 @@ func init() {
 			ms = int64(d)
 		case vm.Float:
 			ms = int64(d)
+		default:
+			if a.Given(0) && !a.At(0).IsNil() {
+				return vm.Value{}, vm.Typef("advance_time: expected milliseconds (a number or a duration), got %s", a.At(0).Type())
+			}
 		}
 		now, ok := th.VM().AdvanceTime(ms)
 		if !ok {
