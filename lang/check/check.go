@@ -358,6 +358,9 @@ func compatible(src, dst types.Type) bool {
 // element types are inferred before the checker knows the target) does
 // not fit an invariant position through int → float widening.
 func (c *checker) fits(at syntax.Expr, src, dst types.Type) bool {
+	if cl, ok := at.(*syntax.ClosureLit); ok {
+		src = c.tailResult(cl, src, dst)
+	}
 	if literalShaped(at) && (containsTuple(dst, 0) || literalElems(dst, false, 0)) {
 		return c.literalFits(at, dst)
 	}
@@ -381,7 +384,77 @@ func (c *checker) fits(at syntax.Expr, src, dst types.Type) bool {
 		// would
 		return c.fits(b.X, c.expr(b.X), dst) && c.fits(b.Y, c.expr(b.Y), dst)
 	}
+	if c.readsThrough(at) && c.readsOnly(at, 0) {
+		// `idn([xs[0]])`, `[xs[0]].filter(…)`: a generic call or an
+		// element-keeping method passes the literal's element types on,
+		// so the result gets the benefit of the doubt the literal gets
+		return c.fitsValue(at, elemsNonNil(src, 0), dst)
+	}
 	return (literalShaped(at) || c.tupleCall(at)) && c.fitsValue(at, elemsNonNil(src, 0), dst) && c.literalFits(at, dst)
+}
+
+// keepsElements lists the list methods whose result is made of the
+// receiver's elements (not of what a callback returns): a literal's
+// index reads reach the result as they are.
+var keepsElements = map[string]bool{
+	"filter": true, "reverse": true, "reversed": true, "sort": true, "sorted": true,
+	"sort_by": true, "sorted_by": true, "skip": true, "take": true, "slice": true,
+	"unique": true, "dropping_last": true, "chunk": true, "window": true,
+	"sliding_window": true, "each_slice": true, "each_cons": true, "partition": true,
+	"first": true, "last": true, "find": true, "min": true, "max": true,
+	"min_by": true, "max_by": true, "compact": true,
+}
+
+// readsThrough reports a call whose result type is built from its
+// arguments' or receiver's types: a call of a generic function of the
+// file, or an element-keeping method (keepsElements).
+func (c *checker) readsThrough(at syntax.Expr) bool {
+	switch x := at.(type) {
+	case *syntax.CallExpr:
+		fn := c.fileFnCalled(x)
+		return fn != nil && len(fn.TypeParams) > 0 && !hasSpread(x.Args)
+	case *syntax.MethodCall:
+		return !x.Optional && keepsElements[x.Name]
+	}
+	return false
+}
+
+// readsOnly reports an expression whose type is nilable inside (an
+// element, a field, a payload) only through index reads, which fits
+// gives the benefit of the doubt: a bare index read, a literal whose
+// elements fit their non-nil types as they are (a declared `T?` element
+// does not), or a call readsThrough passes such values through.
+func (c *checker) readsOnly(x syntax.Expr, depth int) bool {
+	if depth > 8 {
+		return false
+	}
+	depth++
+	nilFree := func(x syntax.Expr) bool {
+		t := c.expr(x) // (a second walk's diagnostics are deduplicated)
+		return types.Identical(elemsNonNil(types.RemoveNil(t), 0), t)
+	}
+	switch e := x.(type) {
+	case *syntax.IndexExpr:
+		return !e.Optional
+	case *syntax.ListLit, *syntax.DictLit, *syntax.TernaryExpr:
+		return c.literalFits(x, elemsNonNil(c.expr(x), 0))
+	case *syntax.CallExpr:
+		if literalShaped(e) || c.tupleCall(e) {
+			return c.literalFits(x, elemsNonNil(c.expr(x), 0))
+		}
+		if !c.readsThrough(e) {
+			return false
+		}
+		for _, a := range e.Args {
+			if !nilFree(a) && !c.readsOnly(a, depth) {
+				return false
+			}
+		}
+		return true
+	case *syntax.MethodCall:
+		return c.readsThrough(e) && (nilFree(e.X) || c.readsOnly(e.X, depth))
+	}
+	return false
 }
 
 // concatTarget reports a list or dict type (not a shape, whose fields
@@ -787,6 +860,32 @@ func (c *checker) declaredFn(at syntax.Expr) bool {
 		}
 	}
 	return c.declaredPath(at)
+}
+
+// tailResult is src, the type of the closure literal cl going where the
+// fn type dst is expected, with the result its tail value gave it
+// replaced by dst's when that tail value fits there as a returned value
+// would (`{ ys -> [ys[0]] }` for a `fn(list<int>) -> list<int>`: the
+// index read gets the benefit of the doubt, docs/check.md). The second
+// walk of the tail reports nothing: the closure was checked already.
+func (c *checker) tailResult(cl *syntax.ClosureLit, src, dst types.Type) types.Type {
+	s, ok := src.(*types.Func)
+	d, ok2 := types.Underlying(types.RemoveNil(dst)).(*types.Func)
+	_, tailed := c.tails[cl]
+	es := tailStmt(blockStmts(cl.Body))
+	if !ok || !ok2 || !tailed || cl.Return != nil || es == nil || !known(d.Return) || compatible(s.Return, d.Return) {
+		return src
+	}
+	quiet := c.quiet
+	c.quiet = true
+	fits := c.fits(es.X, s.Return, d.Return)
+	c.quiet = quiet
+	if !fits {
+		return src
+	}
+	typed := *s
+	typed.Return = d.Return
+	return &typed
 }
 
 // inferredResult is src, the type of the function value at going where

@@ -381,6 +381,11 @@ func (c *checker) let(s *syntax.LetStmt) {
 				// a list binding that keeps its value keeps its element
 				// type (`let shapes = [Shape.Dot]` is a list<Shape>)
 				v.t = types.Widen(l)
+				if c.readsThrough(s.Value) && c.readsOnly(s.Value, 0) {
+					// `let r = idn([xs[0]])`: the index reads inside
+					// get the benefit of the doubt they get at the call
+					v.t = types.Widen(elemsNonNil(l, 0))
+				}
 				if c.declaredDerived(s.Value) {
 					// the elements of a declared list, filtered or
 					// reordered (`let adults = users.filter(…)`), are the
