@@ -414,9 +414,34 @@ func (c *checker) readsThrough(at syntax.Expr) bool {
 		fn := c.fileFnCalled(x)
 		return fn != nil && len(fn.TypeParams) > 0 && !hasSpread(x.Args)
 	case *syntax.MethodCall:
+		if id, ok := x.X.(*syntax.Ident); ok && c.isEnumRef(id) {
+			return !hasSpread(x.Args) // a variant built here
+		}
+		if x.Name == "map" && c.mapTail(x) != nil {
+			return !x.Optional // `rows.map({ r -> [r[0]] })`: the closure's tail makes the elements
+		}
 		return !x.Optional && keepsElements[x.Name]
+	case *syntax.StructLit:
+		return true
 	}
 	return false
+}
+
+// mapTail is the tail value of the closure literal given to a `.map(…)`
+// call, when it has one and no `return`, or nil.
+func (c *checker) mapTail(x *syntax.MethodCall) syntax.Expr {
+	if len(x.Args) != 1 {
+		return nil
+	}
+	cl, ok := x.Args[0].(*syntax.ClosureLit)
+	if !ok || cl.Return != nil {
+		return nil
+	}
+	es := tailStmt(blockStmts(cl.Body))
+	if _, tailed := c.tails[cl]; !tailed || es == nil {
+		return nil
+	}
+	return es.X
 }
 
 // readsOnly reports an expression whose type is nilable inside (an
@@ -452,7 +477,34 @@ func (c *checker) readsOnly(x syntax.Expr, depth int) bool {
 		}
 		return true
 	case *syntax.MethodCall:
-		return c.readsThrough(e) && (nilFree(e.X) || c.readsOnly(e.X, depth))
+		if !c.readsThrough(e) {
+			return false
+		}
+		if id, ok := e.X.(*syntax.Ident); ok && c.isEnumRef(id) {
+			for _, a := range e.Args {
+				if !nilFree(a) && !c.readsOnly(a, depth) {
+					return false
+				}
+			}
+			return true
+		}
+		if tail := c.mapTail(e); tail != nil && e.Name == "map" {
+			// the tail was checked in the closure's scope and narrowings:
+			// its second walk reports nothing
+			quiet := c.quiet
+			c.quiet = true
+			ok := c.readsOnly(tail, depth)
+			c.quiet = quiet
+			return ok
+		}
+		return nilFree(e.X) || c.readsOnly(e.X, depth)
+	case *syntax.StructLit:
+		for _, f := range e.Fields {
+			if f.Spread != nil || f.Value == nil || !nilFree(f.Value) && !c.readsOnly(f.Value, depth) {
+				return false
+			}
+		}
+		return true
 	}
 	return false
 }
@@ -500,6 +552,18 @@ func elemsNonNil(t types.Type, depth int) types.Type {
 		return &types.Tuple{Elems: elems}
 	case *types.Result:
 		return &types.Result{Ok: inner(t.Ok), Err: inner(t.Err)}
+	case *types.Named:
+		// a generic struct or enum value built here (`Box {v: xs[0]}`,
+		// `Maybe.Some(xs[0])`) is typed by its fields' or payload's types
+		if len(t.Args) == 0 || t.Decl.Kind != types.StructDecl && t.Decl.Kind != types.EnumDecl {
+			return t
+		}
+		n := *t
+		n.Args = make([]types.Type, len(t.Args))
+		for i, a := range t.Args {
+			n.Args[i] = inner(a)
+		}
+		return &n
 	case *types.Shape:
 		sh := *t
 		sh.Fields = make([]types.Field, len(t.Fields))
@@ -538,7 +602,7 @@ func (c *checker) fitsValue(at syntax.Expr, src, dst types.Type) bool {
 	if !compatible(src, dst) || c.bareDict(at, src, dst) || c.ifaceWhy(src, dst) != "" {
 		return false
 	}
-	if c.declaredUnion(at, src) && !types.AssignableTo(src, dst) || c.optionalChainNil(at, src, dst) || c.branchMiss(at, src, dst) {
+	if c.declaredUnion(at, src) && !types.AssignableTo(src, dst) || c.optionalChainNil(at, src, dst) || c.branchMiss(at, src, dst) || c.declaredBase(at, src, dst) {
 		return false
 	}
 	if c.genericNilResult(at) && nilable(src) && !types.AssignableTo(types.Nil, dst) {
@@ -559,6 +623,46 @@ func (c *checker) fitsValue(at syntax.Expr, src, dst types.Type) bool {
 		}
 	}
 	return !types.WidensInvariantly(src, dst)
+}
+
+// declaredBase reports a value the program declared `string` or `int`
+// (a path rooted at an annotated binding or parameter, a call of a
+// function declared to return it), not narrowed, going where only
+// literals of that type fit (`"red" | "blue"`, a `type Level = "debug" |
+// "info"`): nothing says it holds one of them (docs/spec/language.md
+// §10.6 literal types). An inferred string is let through: the checker
+// may know less than the program.
+func (c *checker) declaredBase(at syntax.Expr, src, dst types.Type) bool {
+	b, ok := src.(*types.Basic)
+	if !ok || (b != types.String && b != types.Int) || types.ContainsDynamic(dst) {
+		return false
+	}
+	lit, base := literalsOnly(b, dst, 0)
+	return lit && !base && (c.declaredPath(at) && !c.literalTested(at) || c.declaredCall(at))
+}
+
+// literalsOnly reports whether t has a literal member of the basic type
+// b (lit) and whether a member that is no literal admits b (base),
+// through unions and aliases.
+func literalsOnly(b *types.Basic, t types.Type, depth int) (lit, base bool) {
+	if depth > 8 {
+		return false, true
+	}
+	for _, m := range types.Members(types.Underlying(t)) {
+		switch m := m.(type) {
+		case *types.Literal:
+			lit = lit || m.Base() == b
+			continue
+		case *types.Union, *types.Named:
+			if u, ok := types.Underlying(m).(*types.Union); ok {
+				l, bs := literalsOnly(b, u, depth+1)
+				lit, base = lit || l, base || bs
+				continue
+			}
+		}
+		base = base || types.AssignableTo(b, m)
+	}
+	return lit, base
 }
 
 // rigidParam reports a value typed by a type parameter of the function

@@ -48,6 +48,10 @@ func (c *checker) stmtExits(s syntax.Stmt) bool {
 		return true
 	case *syntax.ExprStmt:
 		return c.exprExits(s.X)
+	case *syntax.LetStmt:
+		// `let r = match x { … }` whose every arm returns: the binding is
+		// never made (a statement of type never, docs/spec/newer.md §3.3)
+		return s.Value != nil && c.exprExits(s.Value)
 	case *syntax.MutexStmt:
 		return c.blockExits(s.Body)
 	case *syntax.ScopeStmt:

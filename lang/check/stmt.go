@@ -449,6 +449,11 @@ func (c *checker) let(s *syntax.LetStmt) {
 		c.shadowCheck(p.Name, p.At)
 		b := c.binding(p, p.Name)
 		c.declare(b, v)
+		if b != nil && s.Type != nil && literalValue(s.Value) {
+			// `let mode: string = "fast"` holds that literal until mode
+			// is assigned again (declaredBase)
+			c.narrowed[narrowKey{b, b.Name + literalMark}] = types.Any
+		}
 		if b != nil && s.Type != nil && known(vt) && vt != types.Nil && !nilable(vt) && nilable(v.t) {
 			// an initial value narrows as an assignment does (`let x: int? = 5`
 			// reads as int until x is assigned again, docs/spec/newer.md §3.5)
@@ -849,6 +854,10 @@ func (c *checker) assign(s *syntax.AssignStmt) {
 	}
 	src := c.unvalidatedSource(s.Value)
 	c.forget(b)
+	if s.Op == "=" && literalValue(s.Value) {
+		// `mode = "fast"`: the binding holds that literal (declaredBase)
+		c.narrowed[narrowKey{b, b.Name + literalMark}] = types.Any
+	}
 	v := c.vars[b]
 	if v != nil && (!v.annotated || !strictAnnotation(v.t)) {
 		v.unvalidated = src
