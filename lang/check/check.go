@@ -358,6 +358,9 @@ func compatible(src, dst types.Type) bool {
 // element types are inferred before the checker knows the target) does
 // not fit an invariant position through int → float widening.
 func (c *checker) fits(at syntax.Expr, src, dst types.Type) bool {
+	if cl, ok := at.(*syntax.ClosureLit); ok {
+		src = c.tailResult(cl, src, dst)
+	}
 	if literalShaped(at) && (containsTuple(dst, 0) || literalElems(dst, false, 0)) {
 		return c.literalFits(at, dst)
 	}
@@ -381,7 +384,129 @@ func (c *checker) fits(at syntax.Expr, src, dst types.Type) bool {
 		// would
 		return c.fits(b.X, c.expr(b.X), dst) && c.fits(b.Y, c.expr(b.Y), dst)
 	}
+	if c.readsThrough(at) && c.readsOnly(at, 0) {
+		// `idn([xs[0]])`, `[xs[0]].filter(…)`: a generic call or an
+		// element-keeping method passes the literal's element types on,
+		// so the result gets the benefit of the doubt the literal gets
+		return c.fitsValue(at, elemsNonNil(src, 0), dst)
+	}
 	return (literalShaped(at) || c.tupleCall(at)) && c.fitsValue(at, elemsNonNil(src, 0), dst) && c.literalFits(at, dst)
+}
+
+// keepsElements lists the list methods whose result is made of the
+// receiver's elements (not of what a callback returns): a literal's
+// index reads reach the result as they are.
+var keepsElements = map[string]bool{
+	"filter": true, "reverse": true, "reversed": true, "sort": true, "sorted": true,
+	"sort_by": true, "sorted_by": true, "skip": true, "take": true, "slice": true,
+	"unique": true, "dropping_last": true, "chunk": true, "window": true,
+	"sliding_window": true, "each_slice": true, "each_cons": true, "partition": true,
+	"first": true, "last": true, "find": true, "min": true, "max": true,
+	"min_by": true, "max_by": true, "compact": true,
+}
+
+// readsThrough reports a call whose result type is built from its
+// arguments' or receiver's types: a call of a generic function of the
+// file, or an element-keeping method (keepsElements).
+func (c *checker) readsThrough(at syntax.Expr) bool {
+	switch x := at.(type) {
+	case *syntax.CallExpr:
+		fn := c.fileFnCalled(x)
+		return fn != nil && len(fn.TypeParams) > 0 && !hasSpread(x.Args)
+	case *syntax.MethodCall:
+		if id, ok := x.X.(*syntax.Ident); ok && c.isEnumRef(id) {
+			return !hasSpread(x.Args) // a variant built here
+		}
+		if x.Name == "map" && c.mapTail(x) != nil {
+			return !x.Optional // `rows.map({ r -> [r[0]] })`: the closure's tail makes the elements
+		}
+		return !x.Optional && keepsElements[x.Name]
+	case *syntax.StructLit:
+		return true
+	}
+	return false
+}
+
+// mapTail is the tail value of the closure literal given to a `.map(…)`
+// call, when it has one and no `return`, or nil.
+func (c *checker) mapTail(x *syntax.MethodCall) syntax.Expr {
+	if len(x.Args) != 1 {
+		return nil
+	}
+	cl, ok := x.Args[0].(*syntax.ClosureLit)
+	if !ok || cl.Return != nil {
+		return nil
+	}
+	es := tailStmt(blockStmts(cl.Body))
+	if _, tailed := c.tails[cl]; !tailed || es == nil {
+		return nil
+	}
+	return es.X
+}
+
+// readsOnly reports an expression whose type is nilable inside (an
+// element, a field, a payload) only through index reads, which fits
+// gives the benefit of the doubt: a bare index read, a literal whose
+// elements fit their non-nil types as they are (a declared `T?` element
+// does not), or a call readsThrough passes such values through.
+func (c *checker) readsOnly(x syntax.Expr, depth int) bool {
+	if depth > 8 {
+		return false
+	}
+	depth++
+	nilFree := func(x syntax.Expr) bool {
+		t := c.expr(x) // (a second walk's diagnostics are deduplicated)
+		return types.Identical(elemsNonNil(types.RemoveNil(t), 0), t)
+	}
+	switch e := x.(type) {
+	case *syntax.IndexExpr:
+		return !e.Optional
+	case *syntax.ListLit, *syntax.DictLit, *syntax.TernaryExpr:
+		return c.literalFits(x, elemsNonNil(c.expr(x), 0))
+	case *syntax.CallExpr:
+		if literalShaped(e) || c.tupleCall(e) {
+			return c.literalFits(x, elemsNonNil(c.expr(x), 0))
+		}
+		if !c.readsThrough(e) {
+			return false
+		}
+		for _, a := range e.Args {
+			if !nilFree(a) && !c.readsOnly(a, depth) {
+				return false
+			}
+		}
+		return true
+	case *syntax.MethodCall:
+		if !c.readsThrough(e) {
+			return false
+		}
+		if id, ok := e.X.(*syntax.Ident); ok && c.isEnumRef(id) {
+			for _, a := range e.Args {
+				if !nilFree(a) && !c.readsOnly(a, depth) {
+					return false
+				}
+			}
+			return true
+		}
+		if tail := c.mapTail(e); tail != nil && e.Name == "map" {
+			// the tail was checked in the closure's scope and narrowings:
+			// its second walk reports nothing
+			quiet := c.quiet
+			c.quiet = true
+			ok := c.readsOnly(tail, depth)
+			c.quiet = quiet
+			return ok
+		}
+		return nilFree(e.X) || c.readsOnly(e.X, depth)
+	case *syntax.StructLit:
+		for _, f := range e.Fields {
+			if f.Spread != nil || f.Value == nil || !nilFree(f.Value) && !c.readsOnly(f.Value, depth) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // concatTarget reports a list or dict type (not a shape, whose fields
@@ -427,6 +552,18 @@ func elemsNonNil(t types.Type, depth int) types.Type {
 		return &types.Tuple{Elems: elems}
 	case *types.Result:
 		return &types.Result{Ok: inner(t.Ok), Err: inner(t.Err)}
+	case *types.Named:
+		// a generic struct or enum value built here (`Box {v: xs[0]}`,
+		// `Maybe.Some(xs[0])`) is typed by its fields' or payload's types
+		if len(t.Args) == 0 || t.Decl.Kind != types.StructDecl && t.Decl.Kind != types.EnumDecl {
+			return t
+		}
+		n := *t
+		n.Args = make([]types.Type, len(t.Args))
+		for i, a := range t.Args {
+			n.Args[i] = inner(a)
+		}
+		return &n
 	case *types.Shape:
 		sh := *t
 		sh.Fields = make([]types.Field, len(t.Fields))
@@ -465,7 +602,7 @@ func (c *checker) fitsValue(at syntax.Expr, src, dst types.Type) bool {
 	if !compatible(src, dst) || c.bareDict(at, src, dst) || c.ifaceWhy(src, dst) != "" {
 		return false
 	}
-	if c.declaredUnion(at, src) && !types.AssignableTo(src, dst) || c.optionalChainNil(at, src, dst) || c.branchMiss(at, src, dst) {
+	if c.declaredUnion(at, src) && !types.AssignableTo(src, dst) || c.optionalChainNil(at, src, dst) || c.branchMiss(at, src, dst) || c.declaredBase(at, src, dst) {
 		return false
 	}
 	if c.genericNilResult(at) && nilable(src) && !types.AssignableTo(types.Nil, dst) {
@@ -486,6 +623,46 @@ func (c *checker) fitsValue(at syntax.Expr, src, dst types.Type) bool {
 		}
 	}
 	return !types.WidensInvariantly(src, dst)
+}
+
+// declaredBase reports a value the program declared `string` or `int`
+// (a path rooted at an annotated binding or parameter, a call of a
+// function declared to return it), not narrowed, going where only
+// literals of that type fit (`"red" | "blue"`, a `type Level = "debug" |
+// "info"`): nothing says it holds one of them (docs/spec/language.md
+// §10.6 literal types). An inferred string is let through: the checker
+// may know less than the program.
+func (c *checker) declaredBase(at syntax.Expr, src, dst types.Type) bool {
+	b, ok := src.(*types.Basic)
+	if !ok || (b != types.String && b != types.Int) || types.ContainsDynamic(dst) {
+		return false
+	}
+	lit, base := literalsOnly(b, dst, 0)
+	return lit && !base && (c.declaredPath(at) && !c.literalTested(at) || c.declaredCall(at))
+}
+
+// literalsOnly reports whether t has a literal member of the basic type
+// b (lit) and whether a member that is no literal admits b (base),
+// through unions and aliases.
+func literalsOnly(b *types.Basic, t types.Type, depth int) (lit, base bool) {
+	if depth > 8 {
+		return false, true
+	}
+	for _, m := range types.Members(types.Underlying(t)) {
+		switch m := m.(type) {
+		case *types.Literal:
+			lit = lit || m.Base() == b
+			continue
+		case *types.Union, *types.Named:
+			if u, ok := types.Underlying(m).(*types.Union); ok {
+				l, bs := literalsOnly(b, u, depth+1)
+				lit, base = lit || l, base || bs
+				continue
+			}
+		}
+		base = base || types.AssignableTo(b, m)
+	}
+	return lit, base
 }
 
 // rigidParam reports a value typed by a type parameter of the function
@@ -787,6 +964,32 @@ func (c *checker) declaredFn(at syntax.Expr) bool {
 		}
 	}
 	return c.declaredPath(at)
+}
+
+// tailResult is src, the type of the closure literal cl going where the
+// fn type dst is expected, with the result its tail value gave it
+// replaced by dst's when that tail value fits there as a returned value
+// would (`{ ys -> [ys[0]] }` for a `fn(list<int>) -> list<int>`: the
+// index read gets the benefit of the doubt, docs/check.md). The second
+// walk of the tail reports nothing: the closure was checked already.
+func (c *checker) tailResult(cl *syntax.ClosureLit, src, dst types.Type) types.Type {
+	s, ok := src.(*types.Func)
+	d, ok2 := types.Underlying(types.RemoveNil(dst)).(*types.Func)
+	_, tailed := c.tails[cl]
+	es := tailStmt(blockStmts(cl.Body))
+	if !ok || !ok2 || !tailed || cl.Return != nil || es == nil || !known(d.Return) || compatible(s.Return, d.Return) {
+		return src
+	}
+	quiet := c.quiet
+	c.quiet = true
+	fits := c.fits(es.X, s.Return, d.Return)
+	c.quiet = quiet
+	if !fits {
+		return src
+	}
+	typed := *s
+	typed.Return = d.Return
+	return &typed
 }
 
 // inferredResult is src, the type of the function value at going where

@@ -48,6 +48,10 @@ func (c *checker) stmtExits(s syntax.Stmt) bool {
 		return true
 	case *syntax.ExprStmt:
 		return c.exprExits(s.X)
+	case *syntax.LetStmt:
+		// `let r = match x { … }` whose every arm returns: the binding is
+		// never made (a statement of type never, docs/spec/newer.md §3.3)
+		return s.Value != nil && c.exprExits(s.Value)
 	case *syntax.MutexStmt:
 		return c.blockExits(s.Body)
 	case *syntax.ScopeStmt:
@@ -99,6 +103,19 @@ func (c *checker) exprExits(x syntax.Expr) bool {
 		return c.blockExits(e.Body)
 	case *syntax.MutexExpr:
 		return c.blockExits(e.Body)
+	case *syntax.SelectExpr:
+		// a select runs exactly one of its cases (a closed channel's case
+		// too, with nil), so it exits when each case, the timeout and the
+		// default do
+		if len(e.Cases) == 0 && e.TimeoutBody == nil && e.Default == nil {
+			return false
+		}
+		for _, cs := range e.Cases {
+			if !c.blockExits(cs.Body) {
+				return false
+			}
+		}
+		return (e.TimeoutBody == nil || c.blockExits(e.TimeoutBody)) && (e.Default == nil || c.blockExits(e.Default))
 	case *syntax.CallExpr:
 		// a builtin typed never, or a call of a function declared to return
 		// never: the file's own or an imported one

@@ -42,6 +42,12 @@ func (c *checker) match(e *syntax.MatchExpr) types.Type {
 		saved := c.saveNarrow()
 		c.kindArm(e.X, arm)
 		c.tagArm(e.X, arm)
+		if arm.Guard == nil && len(arm.Patterns) > 0 && !slices.ContainsFunc(arm.Patterns, func(p syntax.Expr) bool { return literalText(p) == "" }) {
+			// an arm of literals: the scrutinee holds one of them
+			if path, b := c.pathKey(e.X); b != nil {
+				c.narrowed[narrowKey{b, path + literalMark}] = types.Any
+			}
+		}
 		for _, k := range kinds {
 			c.narrowFor(&syntax.BinaryExpr{Op: "==", X: e.X, Y: k}, false)
 		}

@@ -182,6 +182,12 @@ func (c *checker) facts(cond syntax.Expr) (whenTrue, whenFalse []fact) {
 				}
 				return not, []fact{f}
 			}
+			if f, ok := c.literalFact(e.X, e.Y); ok {
+				if e.Op == "==" {
+					return []fact{f}, nil
+				}
+				return nil, []fact{f}
+			}
 			var subject syntax.Expr
 			if _, ok := e.Y.(*syntax.NilLit); ok {
 				subject = e.X
@@ -201,13 +207,31 @@ func (c *checker) facts(cond syntax.Expr) (whenTrue, whenFalse []fact) {
 			}
 			return nil, f
 		case "&&":
-			t1, _ := c.facts(e.X)
-			t2, _ := c.facts(e.Y)
-			return append(t1, t2...), nil
+			t1, f1 := c.facts(e.X)
+			t2, f2 := c.facts(e.Y)
+			return append(t1, t2...), sameMark(f1, f2)
 		case "||":
 			t1, f1 := c.facts(e.X)
 			t2, f2 := c.facts(e.Y)
+			if m := sameMark(t1, t2); m != nil {
+				return m, append(f1, f2...)
+			}
 			return eitherKind(t1, t2), append(f1, f2...)
+		case "in", "not in":
+			// `s in ["a", "b"]`
+			if f, ok := c.literalFact(e.X, e.Y); ok {
+				if e.Op == "in" {
+					return []fact{f}, nil
+				}
+				return nil, []fact{f}
+			}
+		}
+	case *syntax.MethodCall:
+		// `["a", "b"].contains(s)`
+		if e.Name == "contains" && len(e.Args) == 1 && !e.Optional {
+			if f, ok := c.literalFact(e.Args[0], e.X); ok {
+				return []fact{f}, nil
+			}
 		}
 	case *syntax.UnaryExpr:
 		if e.Op == "!" {
@@ -235,6 +259,59 @@ func (c *checker) facts(cond syntax.Expr) (whenTrue, whenFalse []fact) {
 		}
 	}
 	return nil, nil
+}
+
+// literalMark suffixes the narrowing key of a path compared with a
+// literal (`s == "red"`, `s in ["a", "b"]`, a match arm of literals):
+// declaredBase lets the path go where those literals fit.
+const literalMark = "\x00lit"
+
+// literalFact reads a test of the path x against y, a string or int
+// literal or a list literal of them (either side for `==`).
+func (c *checker) literalFact(x, y syntax.Expr) (fact, bool) {
+	if literalText(x) != "" {
+		x, y = y, x
+	}
+	ok := literalText(y) != ""
+	if l, isList := y.(*syntax.ListLit); isList && len(l.Elems) > 0 {
+		ok = !slices.ContainsFunc(l.Elems, func(e syntax.Expr) bool { return literalText(e) == "" })
+	}
+	if !ok {
+		return fact{}, false
+	}
+	path, b := c.pathKey(x)
+	if b == nil {
+		return fact{}, false
+	}
+	return fact{key: narrowKey{b, path + literalMark}, mark: true}, true
+}
+
+// literalValue reports a string or int literal, or a ternary choosing
+// between such (`flag ? "red" : "blue"`).
+func literalValue(x syntax.Expr) bool {
+	if t, ok := x.(*syntax.TernaryExpr); ok {
+		return literalValue(t.Then) && literalValue(t.Else)
+	}
+	return literalText(x) != ""
+}
+
+// sameMark is the literal mark both a and b hold for one path (`s ==
+// "a" || s == "b"`), or nil.
+func sameMark(a, b []fact) []fact {
+	if len(a) != 1 || len(b) != 1 || !a[0].mark || a[0].key != b[0].key || !strings.HasSuffix(a[0].key.path, literalMark) {
+		return nil
+	}
+	return a
+}
+
+// literalTested reports a path that a literal test holds for here.
+func (c *checker) literalTested(x syntax.Expr) bool {
+	path, b := c.pathKey(x)
+	if b == nil {
+		return false
+	}
+	_, ok := c.narrowed[narrowKey{b, path + literalMark}]
+	return ok
 }
 
 // apply records facts, typing each path as its current type without nil.

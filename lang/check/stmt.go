@@ -381,6 +381,11 @@ func (c *checker) let(s *syntax.LetStmt) {
 				// a list binding that keeps its value keeps its element
 				// type (`let shapes = [Shape.Dot]` is a list<Shape>)
 				v.t = types.Widen(l)
+				if c.readsThrough(s.Value) && c.readsOnly(s.Value, 0) {
+					// `let r = idn([xs[0]])`: the index reads inside
+					// get the benefit of the doubt they get at the call
+					v.t = types.Widen(elemsNonNil(l, 0))
+				}
 				if c.declaredDerived(s.Value) {
 					// the elements of a declared list, filtered or
 					// reordered (`let adults = users.filter(…)`), are the
@@ -444,6 +449,11 @@ func (c *checker) let(s *syntax.LetStmt) {
 		c.shadowCheck(p.Name, p.At)
 		b := c.binding(p, p.Name)
 		c.declare(b, v)
+		if b != nil && s.Type != nil && literalValue(s.Value) {
+			// `let mode: string = "fast"` holds that literal until mode
+			// is assigned again (declaredBase)
+			c.narrowed[narrowKey{b, b.Name + literalMark}] = types.Any
+		}
 		if b != nil && s.Type != nil && known(vt) && vt != types.Nil && !nilable(vt) && nilable(v.t) {
 			// an initial value narrows as an assignment does (`let x: int? = 5`
 			// reads as int until x is assigned again, docs/spec/newer.md §3.5)
@@ -844,6 +854,10 @@ func (c *checker) assign(s *syntax.AssignStmt) {
 	}
 	src := c.unvalidatedSource(s.Value)
 	c.forget(b)
+	if s.Op == "=" && literalValue(s.Value) {
+		// `mode = "fast"`: the binding holds that literal (declaredBase)
+		c.narrowed[narrowKey{b, b.Name + literalMark}] = types.Any
+	}
 	v := c.vars[b]
 	if v != nil && (!v.annotated || !strictAnnotation(v.t)) {
 		v.unvalidated = src
