@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/harnlang/harn/lang/format"
 	"github.com/harnlang/harn/lang/resolve"
 	"github.com/harnlang/harn/lang/syntax"
 	"github.com/harnlang/harn/lang/types"
@@ -250,14 +251,19 @@ func (c *compiler) rtype(t syntax.TypeExpr, seen map[string]bool) *RType {
 		}
 		return &RType{Kind: "listof", Name: "list<" + elem.Name + ">", Elems: []*RType{elem}}
 	case *syntax.ShapeType:
-		s := &RType{Kind: "shape", Name: "shape"}
-		for _, fd := range t.Fields {
+		s := &RType{Kind: "shape"}
+		names := make([]string, len(t.Fields))
+		for i, fd := range t.Fields {
 			ft := c.rtype(fd.Type, seen)
+			names[i] = format.TypeString(fd.Type)
 			if ft == nil {
 				ft = &RType{Kind: "any", Name: "any"}
+			} else {
+				names[i] = ft.Name
 			}
 			s.Fields = append(s.Fields, RField{Name: fd.Name, Optional: fd.Optional, Type: ft})
 		}
+		s.Name = shapeName(s.Fields, names)
 		return s
 	case *syntax.LiteralType:
 		// a literal type admits its one value (docs/spec/newer.md §2.22:
@@ -396,7 +402,7 @@ func intersection(c *compiler, t *syntax.InterType, seen map[string]bool) *RType
 	case len(ms) == 1:
 		return ms[0]
 	case shapes:
-		s := &RType{Kind: "shape", Name: "shape"}
+		s := &RType{Kind: "shape"}
 		at := map[string]int{}
 		for _, m := range ms {
 			for _, f := range m.Fields {
@@ -415,6 +421,11 @@ func intersection(c *compiler, t *syntax.InterType, seen map[string]bool) *RType
 				prev.Optional = prev.Optional && f.Optional
 			}
 		}
+		names := make([]string, len(s.Fields))
+		for i, f := range s.Fields {
+			names[i] = f.Type.Name
+		}
+		s.Name = shapeName(s.Fields, names)
 		return s
 	}
 	all := &RType{Kind: "all", Elems: ms}
@@ -429,6 +440,27 @@ func intersection(c *compiler, t *syntax.InterType, seen map[string]bool) *RType
 
 // parenName is the written name of r as an operand of `&` or `?`: a
 // union or intersection spelled out with operators is parenthesised.
+// shapeName is a shape type as messages print it, in the checker's
+// canonical form (docs/spec/newer.md §3.1): `{name: string, age?: int}`,
+// each field's type as written (names[i]).
+func shapeName(fields []RField, names []string) string {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, f := range fields {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(f.Name)
+		if f.Optional {
+			b.WriteByte('?')
+		}
+		b.WriteString(": ")
+		b.WriteString(names[i])
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
 func parenName(r *RType) string {
 	if (r.Kind == "union" || r.Kind == "all") && strings.ContainsAny(r.Name, "|&") {
 		return "(" + r.Name + ")"
