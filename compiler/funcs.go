@@ -305,6 +305,16 @@ func (c *compiler) rtype(t syntax.TypeExpr, seen map[string]bool) *RType {
 				return c.rtype(t.Args[0], seen)
 			}
 		}
+		if sd := c.info.Struct(t.Name); sd != nil && len(t.Args) > 0 {
+			// `Box<int>`: an instance of the struct (or a dict with its
+			// required fields), checked as the bare struct is; the type
+			// arguments are static only (docs/spec/language.md §9.2)
+			r := c.rtype(&syntax.NamedType{Name: t.Name}, seen)
+			if r == nil || r.Kind != "struct" {
+				return r
+			}
+			return &RType{Kind: "struct", Name: format.TypeString(t), Decl: t.Name, Fields: r.Fields}
+		}
 		if sd := c.info.Struct(t.Name); sd != nil && len(t.Args) == 0 {
 			// A struct parameter accepts an instance of the struct, or a
 			// dict with the struct's required fields (structs validate as

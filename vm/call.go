@@ -553,6 +553,9 @@ func matchesRType(th *Thread, t *compiler.RType, v Value) bool {
 		return fieldsMatch(th, t.Fields, d)
 	case "struct":
 		if s, ok := v.AsStruct(); ok {
+			if t.Decl != "" {
+				return s.Name == t.Decl
+			}
 			return s.Name == t.Name
 		}
 		d, ok := v.AsDict()
