@@ -1,11 +1,11 @@
 package compiler
 
 import (
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
 
-	"github.com/harnlang/harn/lang/format"
 	"github.com/harnlang/harn/lang/resolve"
 	"github.com/harnlang/harn/lang/syntax"
 	"github.com/harnlang/harn/lang/types"
@@ -255,7 +255,7 @@ func (c *compiler) rtype(t syntax.TypeExpr, seen map[string]bool) *RType {
 		names := make([]string, len(t.Fields))
 		for i, fd := range t.Fields {
 			ft := c.rtype(fd.Type, seen)
-			names[i] = format.TypeString(fd.Type)
+			names[i] = typeText(fd.Type)
 			if ft == nil {
 				ft = &RType{Kind: "any", Name: "any"}
 			} else {
@@ -313,7 +313,7 @@ func (c *compiler) rtype(t syntax.TypeExpr, seen map[string]bool) *RType {
 			if r == nil || r.Kind != "struct" {
 				return r
 			}
-			return &RType{Kind: "struct", Name: format.TypeString(t), Decl: t.Name, Fields: r.Fields}
+			return &RType{Kind: "struct", Name: typeText(t), Decl: t.Name, Fields: r.Fields}
 		}
 		if sd := c.info.Struct(t.Name); sd != nil && len(t.Args) == 0 {
 			// A struct parameter accepts an instance of the struct, or a
@@ -450,6 +450,67 @@ func intersection(c *compiler, t *syntax.InterType, seen map[string]bool) *RType
 
 // parenName is the written name of r as an operand of `&` or `?`: a
 // union or intersection spelled out with operators is parenthesised.
+// typeText is a type annotation as messages print it, on one line in the
+// checker's canonical form (docs/spec/newer.md §3.1): `T?`, `A | B`,
+// `fn(A) -> R`, `{a: int, b?: string}`, `Box<int>`.
+func typeText(t syntax.TypeExpr) string {
+	join := func(ts []syntax.TypeExpr, sep string, paren bool) string {
+		parts := make([]string, len(ts))
+		for i, m := range ts {
+			parts[i] = typeText(m)
+			switch m.(type) {
+			case *syntax.UnionType, *syntax.InterType, *syntax.FnType:
+				if paren {
+					parts[i] = "(" + parts[i] + ")"
+				}
+			}
+		}
+		return strings.Join(parts, sep)
+	}
+	switch t := t.(type) {
+	case *syntax.NamedType:
+		if len(t.Args) == 0 {
+			return t.Name
+		}
+		return t.Name + "<" + join(t.Args, ", ", false) + ">"
+	case *syntax.ListType:
+		return "list<" + typeText(t.Elem) + ">"
+	case *syntax.OptionalType:
+		return join([]syntax.TypeExpr{t.Elem}, "", true) + "?"
+	case *syntax.UnionType:
+		return join(t.Types, " | ", false)
+	case *syntax.InterType:
+		return join(t.Types, " & ", true)
+	case *syntax.FnType:
+		r := "nil"
+		if t.Return != nil {
+			r = typeText(t.Return)
+		}
+		return "fn(" + join(t.Params, ", ", false) + ") -> " + r
+	case *syntax.LiteralType:
+		if v, ok := t.Value.(string); ok {
+			return strconv.Quote(v)
+		}
+		return fmt.Sprint(t.Value)
+	case *syntax.NilType:
+		return "nil"
+	case *syntax.ShapeType:
+		parts := make([]string, 0, len(t.Fields)+1)
+		for _, f := range t.Fields {
+			opt := ""
+			if f.Optional {
+				opt = "?"
+			}
+			parts = append(parts, f.Name+opt+": "+typeText(f.Type))
+		}
+		if t.Rest != nil {
+			parts = append(parts, "..."+typeText(t.Rest))
+		}
+		return "{" + strings.Join(parts, ", ") + "}"
+	}
+	return "any"
+}
+
 // shapeName is a shape type as messages print it, in the checker's
 // canonical form (docs/spec/newer.md §3.1): `{name: string, age?: int}`,
 // each field's type as written (names[i]).
