@@ -1,6 +1,7 @@
 package compiler
 
 import (
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -250,14 +251,19 @@ func (c *compiler) rtype(t syntax.TypeExpr, seen map[string]bool) *RType {
 		}
 		return &RType{Kind: "listof", Name: "list<" + elem.Name + ">", Elems: []*RType{elem}}
 	case *syntax.ShapeType:
-		s := &RType{Kind: "shape", Name: "shape"}
-		for _, fd := range t.Fields {
+		s := &RType{Kind: "shape"}
+		names := make([]string, len(t.Fields))
+		for i, fd := range t.Fields {
 			ft := c.rtype(fd.Type, seen)
+			names[i] = typeText(fd.Type)
 			if ft == nil {
 				ft = &RType{Kind: "any", Name: "any"}
+			} else {
+				names[i] = ft.Name
 			}
 			s.Fields = append(s.Fields, RField{Name: fd.Name, Optional: fd.Optional, Type: ft})
 		}
+		s.Name = shapeName(s.Fields, names)
 		return s
 	case *syntax.LiteralType:
 		// a literal type admits its one value (docs/spec/newer.md §2.22:
@@ -298,6 +304,16 @@ func (c *compiler) rtype(t syntax.TypeExpr, seen map[string]bool) *RType {
 			if len(t.Args) == 1 && c.info.Struct(t.Name) == nil {
 				return c.rtype(t.Args[0], seen)
 			}
+		}
+		if sd := c.info.Struct(t.Name); sd != nil && len(t.Args) > 0 {
+			// `Box<int>`: an instance of the struct (or a dict with its
+			// required fields), checked as the bare struct is; the type
+			// arguments are static only (docs/spec/language.md §9.2)
+			r := c.rtype(&syntax.NamedType{Name: t.Name}, seen)
+			if r == nil || r.Kind != "struct" {
+				return r
+			}
+			return &RType{Kind: "struct", Name: typeText(t), Decl: t.Name, Fields: r.Fields}
 		}
 		if sd := c.info.Struct(t.Name); sd != nil && len(t.Args) == 0 {
 			// A struct parameter accepts an instance of the struct, or a
@@ -396,7 +412,7 @@ func intersection(c *compiler, t *syntax.InterType, seen map[string]bool) *RType
 	case len(ms) == 1:
 		return ms[0]
 	case shapes:
-		s := &RType{Kind: "shape", Name: "shape"}
+		s := &RType{Kind: "shape"}
 		at := map[string]int{}
 		for _, m := range ms {
 			for _, f := range m.Fields {
@@ -415,6 +431,11 @@ func intersection(c *compiler, t *syntax.InterType, seen map[string]bool) *RType
 				prev.Optional = prev.Optional && f.Optional
 			}
 		}
+		names := make([]string, len(s.Fields))
+		for i, f := range s.Fields {
+			names[i] = f.Type.Name
+		}
+		s.Name = shapeName(s.Fields, names)
 		return s
 	}
 	all := &RType{Kind: "all", Elems: ms}
@@ -429,6 +450,88 @@ func intersection(c *compiler, t *syntax.InterType, seen map[string]bool) *RType
 
 // parenName is the written name of r as an operand of `&` or `?`: a
 // union or intersection spelled out with operators is parenthesised.
+// typeText is a type annotation as messages print it, on one line in the
+// checker's canonical form (docs/spec/newer.md §3.1): `T?`, `A | B`,
+// `fn(A) -> R`, `{a: int, b?: string}`, `Box<int>`.
+func typeText(t syntax.TypeExpr) string {
+	join := func(ts []syntax.TypeExpr, sep string, paren bool) string {
+		parts := make([]string, len(ts))
+		for i, m := range ts {
+			parts[i] = typeText(m)
+			switch m.(type) {
+			case *syntax.UnionType, *syntax.InterType, *syntax.FnType:
+				if paren {
+					parts[i] = "(" + parts[i] + ")"
+				}
+			}
+		}
+		return strings.Join(parts, sep)
+	}
+	switch t := t.(type) {
+	case *syntax.NamedType:
+		if len(t.Args) == 0 {
+			return t.Name
+		}
+		return t.Name + "<" + join(t.Args, ", ", false) + ">"
+	case *syntax.ListType:
+		return "list<" + typeText(t.Elem) + ">"
+	case *syntax.OptionalType:
+		return join([]syntax.TypeExpr{t.Elem}, "", true) + "?"
+	case *syntax.UnionType:
+		return join(t.Types, " | ", false)
+	case *syntax.InterType:
+		return join(t.Types, " & ", true)
+	case *syntax.FnType:
+		r := "nil"
+		if t.Return != nil {
+			r = typeText(t.Return)
+		}
+		return "fn(" + join(t.Params, ", ", false) + ") -> " + r
+	case *syntax.LiteralType:
+		if v, ok := t.Value.(string); ok {
+			return strconv.Quote(v)
+		}
+		return fmt.Sprint(t.Value)
+	case *syntax.NilType:
+		return "nil"
+	case *syntax.ShapeType:
+		parts := make([]string, 0, len(t.Fields)+1)
+		for _, f := range t.Fields {
+			opt := ""
+			if f.Optional {
+				opt = "?"
+			}
+			parts = append(parts, f.Name+opt+": "+typeText(f.Type))
+		}
+		if t.Rest != nil {
+			parts = append(parts, "..."+typeText(t.Rest))
+		}
+		return "{" + strings.Join(parts, ", ") + "}"
+	}
+	return "any"
+}
+
+// shapeName is a shape type as messages print it, in the checker's
+// canonical form (docs/spec/newer.md §3.1): `{name: string, age?: int}`,
+// each field's type as written (names[i]).
+func shapeName(fields []RField, names []string) string {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, f := range fields {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(f.Name)
+		if f.Optional {
+			b.WriteByte('?')
+		}
+		b.WriteString(": ")
+		b.WriteString(names[i])
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
 func parenName(r *RType) string {
 	if (r.Kind == "union" || r.Kind == "all") && strings.ContainsAny(r.Name, "|&") {
 		return "(" + r.Name + ")"

@@ -191,6 +191,7 @@ type RType struct {
 	Fields []RField // shape fields
 	First  int      // rest: the 1-based argument position of the first rest argument
 	Lit    any      // literal: the string or int64 the value must equal
+	Decl   string   // struct: the declared name, when Name shows type arguments (`Box<int>`)
 }
 
 // RField is one shape field of an RType.

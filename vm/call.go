@@ -384,6 +384,14 @@ func typeMismatch(th *Thread, t *compiler.RType, v Value) string {
 		}
 	case "interface":
 		return fmt.Sprintf(": expected value satisfying interface '%s', got %s", t.Name, v.Type())
+	case "union":
+		// `Pt?` given a value that is not nil explains itself as `Pt`
+		// does (a missing or mistyped field)
+		if m := nonNilMember(t); m != nil && !v.IsNil() {
+			if msg := typeMismatch(th, m, v); strings.HasPrefix(msg, ":") {
+				return msg
+			}
+		}
 	case "all":
 		// the first member that fails explains itself when it can name
 		// a field; otherwise the whole intersection is named
@@ -397,6 +405,22 @@ func typeMismatch(th *Thread, t *compiler.RType, v Value) string {
 		}
 	}
 	return fmt.Sprintf(" expected %s, got %s (%s)", t.Name, typeNameOf(v), ToDisplay(v))
+}
+
+// nonNilMember is the one member of a union besides nil (`T` of `T?`),
+// or nil when there are several.
+func nonNilMember(t *compiler.RType) *compiler.RType {
+	var m *compiler.RType
+	for _, e := range t.Elems {
+		if e.Kind == "nil" {
+			continue
+		}
+		if m != nil {
+			return nil
+		}
+		m = e
+	}
+	return m
 }
 
 func typeNameOf(v Value) string {
@@ -529,6 +553,9 @@ func matchesRType(th *Thread, t *compiler.RType, v Value) bool {
 		return fieldsMatch(th, t.Fields, d)
 	case "struct":
 		if s, ok := v.AsStruct(); ok {
+			if t.Decl != "" {
+				return s.Name == t.Decl
+			}
 			return s.Name == t.Name
 		}
 		d, ok := v.AsDict()

@@ -569,6 +569,9 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 			if !hasSpread(e.Args) {
 				c.methodArity(e, n.Decl, m.Type)
 			}
+			if len(m.Type.TypeParams) > 0 {
+				return c.genericMethodCall(e, n, m.Type, args, true)
+			}
 			if mt := instanceMethod(n, m.Type); mt != nil {
 				if len(mt.Params) > 0 && !hasSpread(e.Args) {
 					sig := *mt
@@ -585,6 +588,39 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 		}
 	}
 	return types.Any
+}
+
+// genericMethodCall checks a call of an impl or interface method with
+// type parameters of its own (`fn fmap<U>(self, f: fn(T) -> U) -> list<U>`) as a call of
+// a generic function is checked (docs/spec/newer.md §3.3): the struct's
+// type arguments put in, the method's inferred from the arguments, its
+// bounds checked, and the instantiated result is the call's type.
+// The instance fills the first parameter when dropSelf says so.
+func (c *checker) genericMethodCall(e *syntax.MethodCall, n *types.Named, sig *types.Func, args []types.Type, dropSelf bool) types.Type {
+	if len(n.Decl.TypeParams) > 0 {
+		if len(n.Args) != len(n.Decl.TypeParams) {
+			return types.Any
+		}
+		sig = types.Subst(sig, n.Decl.Instance(n.Args)).(*types.Func)
+	}
+	if hasSpread(e.Args) {
+		return types.Any
+	}
+	inst := *sig
+	if dropSelf && len(sig.Params) > 0 {
+		inst.Params = plainRest(sig.Params[1:])
+	}
+	bind := c.instantiate(nil, &inst, e.Args, args)
+	c.arguments(e.Args, args, &inst, bind)
+	c.constraints(e.At, &inst, bind)
+	r := types.Subst(inst.Return, bind)
+	if !known(r) || !concrete(r) {
+		return types.Any
+	}
+	if e.Optional {
+		return types.Optional(r)
+	}
+	return r
 }
 
 // interfaceCall checks a call of a method an interface declares on a
@@ -609,6 +645,10 @@ func (c *checker) interfaceCall(e *syntax.MethodCall, recv types.Type, args []ty
 	if ps := m.Type.Params; len(ps) > 0 && ps[0].Name == "self" {
 		min, max := (&types.Func{Params: plainRest(ps[1:])}).Arity()
 		c.arity(n.Decl.Name+"."+e.Name, e.At, len(e.Args), min, max)
+	}
+	if len(m.Type.TypeParams) > 0 {
+		ps := m.Type.Params
+		return c.genericMethodCall(e, n, m.Type, args, len(ps) > 0 && ps[0].Name == "self")
 	}
 	mt := instanceMethod(n, m.Type)
 	if mt == nil {
