@@ -1,6 +1,8 @@
 package compiler
 
 import (
+	"strings"
+
 	"github.com/harnlang/harn/lang/resolve"
 	"github.com/harnlang/harn/lang/syntax"
 )
@@ -268,9 +270,14 @@ func (f *fcomp) try(e *syntax.TryExpr) {
 }
 
 // catchTypeName returns the enum name of a typed catch, or "" when the
-// annotation is not a plain name (then the catch is untyped, §8.3).
+// annotation is not a plain name (then the catch is untyped, §8.3). A
+// name qualified by a namespace import (`ns.E`, docs/spec/newer.md §1.3)
+// names the module's enum `E`, whose variants carry the bare name.
 func catchTypeName(t syntax.TypeExpr) string {
 	if n, ok := t.(*syntax.NamedType); ok && len(n.Args) == 0 {
+		if i := strings.LastIndexByte(n.Name, '.'); i >= 0 {
+			return n.Name[i+1:]
+		}
 		return n.Name
 	}
 	return ""
