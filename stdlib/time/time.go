@@ -279,35 +279,17 @@ func init() {
 		return vm.Nil, err
 	})
 	lib.Def("mock_time", "mock_time(ms)", "freeze the wall clock at ms, a number or a duration (monotonic restarts at 0)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		var ms int64
-		switch d := a.At(0).Object().(type) {
-		case vm.Int:
-			ms = int64(d)
-		case vm.Float:
-			ms = int64(d)
-		case vm.Duration:
-			ms = int64(d)
-		default:
-			if a.Given(0) && !a.At(0).IsNil() {
-				return vm.Value{}, vm.Typef("mock_time: expected milliseconds (a number or a duration), got %s", a.At(0).Type())
-			}
+		ms, err := mockMillis("mock_time", a)
+		if err != nil {
+			return vm.Value{}, err
 		}
 		th.VM().MockTime(ms)
 		return vm.Nil, nil
 	})
 	lib.Def("advance_time", "advance_time(ms)", "advance a mocked clock by ms, a number or a duration; the new wall ms", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		var ms int64
-		switch d := a.At(0).Object().(type) {
-		case vm.Int:
-			ms = int64(d)
-		case vm.Duration:
-			ms = int64(d)
-		case vm.Float:
-			ms = int64(d)
-		default:
-			if a.Given(0) && !a.At(0).IsNil() {
-				return vm.Value{}, vm.Typef("advance_time: expected milliseconds (a number or a duration), got %s", a.At(0).Type())
-			}
+		ms, err := mockMillis("advance_time", a)
+		if err != nil {
+			return vm.Value{}, err
 		}
 		now, ok := th.VM().AdvanceTime(ms)
 		if !ok {
@@ -821,4 +803,21 @@ func floorDiv(a, b int) int {
 		q--
 	}
 	return q
+}
+
+// mockMillis reads the milliseconds argument of mock_time and
+// advance_time: a number or a duration; nil or no argument is 0.
+func mockMillis(name string, a vm.Args) (int64, error) {
+	switch d := a.At(0).Object().(type) {
+	case vm.Int:
+		return int64(d), nil
+	case vm.Float:
+		return int64(d), nil
+	case vm.Duration:
+		return int64(d), nil
+	}
+	if a.Given(0) && !a.At(0).IsNil() {
+		return 0, vm.Typef("%s: expected milliseconds (a number or a duration), got %s", name, a.At(0).Type())
+	}
+	return 0, nil
 }
