@@ -83,6 +83,11 @@ func (c *checker) call(e *syntax.CallExpr) types.Type {
 			// otherwise, so the value has the type the alias names
 			return c.schemaAlias(e.Args[1])
 		}
+		if e.Fn.Name == "set" && !hasSpread(e.Args) {
+			if t := setResult(args); t != nil {
+				return t
+			}
+		}
 		if sig, ok := c.librarySig("", e.Fn.Name); ok && sig.result != nil {
 			return sig.result
 		}
@@ -453,6 +458,33 @@ func builtinResult(name string, args []syntax.Expr, at []types.Type) types.Type 
 	return types.Any
 }
 
+// setResult is the type of `set(args…)` when every item it gets is an
+// int, float, string or bool: each list or set argument gives its items,
+// any other argument is one item (docs/spec/builtins.md `set(...args)`),
+// so `set("a")` is a set<string>. Nil (a plain set) otherwise.
+func setResult(at []types.Type) types.Type {
+	if len(at) == 0 {
+		return nil
+	}
+	var elems []types.Type
+	for _, t := range at {
+		switch u := types.Underlying(t).(type) {
+		case *types.List:
+			t = u.Elem
+		case *types.Set:
+			t = u.Elem
+		}
+		t = types.Widen(t)
+		switch t {
+		case types.Int, types.Float, types.String, types.Bool:
+			elems = append(elems, t)
+		default:
+			return nil
+		}
+	}
+	return &types.Set{Elem: types.NewUnion(elems...)}
+}
+
 // unwrapResult is the type of `unwrap(r)` (r's Ok type), `unwrap_err(r)`
 // (its Err type) and `unwrap_or(r, d)` (the Ok type or d's) for an r of
 // type Result<T, E> whose side is known (docs/spec/builtins.md §3.3); nil
@@ -559,9 +591,13 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 	}
 	// A receiver that may be nil (`xs[0]` of a list of structs, `p?.m()`)
 	// calls the method when it is not: nil safety reports the rest.
-	if n, ok := types.Underlying(types.RemoveNil(recv)).(*types.Named); ok && n.Decl.Kind == types.StructDecl {
+	// Enum impl methods are checked the same way (docs/spec/language.md §10.3).
+	if n, ok := types.Underlying(types.RemoveNil(recv)).(*types.Named); ok && (n.Decl.Kind == types.StructDecl || n.Decl.Kind == types.EnumDecl) {
 		if m, ok := n.Decl.Method(e.Name); ok {
 			if !c.implVisible(e, n.Decl.Name) {
+				if n.Decl.Kind == types.EnumDecl {
+					return types.Any
+				}
 				c.report(sevWarning, e.At, "", "an impl is seen only by code in its scope created after it; move the `impl "+n.Decl.Name+"` block above the function that makes this call",
 					"no `impl "+n.Decl.Name+"` is visible here, so `."+e.Name+"()` yields nil")
 				return types.Nil

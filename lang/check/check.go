@@ -1424,6 +1424,13 @@ func bindingContext(k syntax.BindingKind, name string) string {
 
 // conversionHelp suggests the obvious conversion of a literal or a name.
 func conversionHelp(at syntax.Expr, want, found types.Type) string {
+	for _, m := range types.Members(types.Underlying(want)) {
+		if _, ok := m.(*types.Literal); ok {
+			// a literal union (`"a" | "b"`) takes only its listed
+			// values: no conversion gives one
+			return ""
+		}
+	}
 	var fn string
 	switch types.Widen(want) {
 	case types.String:

@@ -828,3 +828,20 @@ func TestConversionHelpNumericStrings(t *testing.T) {
 		}
 	}
 }
+
+// A literal union takes only its listed values, so a mismatch against one
+// gets no conversion help (docs/spec/newer.md §3.1); a plain string still does.
+func TestLiteralUnionNoConversionHelp(t *testing.T) {
+	d := checkSrc(t, "fn f(m: \"a\" | \"b\") { println(m) }\nf(\"c\")")
+	if len(d) != 1 || d[0].Msg != "argument 1 `m`: expected \"a\" | \"b\", found \"c\"" || d[0].Help != "" {
+		t.Fatalf("diagnostics %v (help %q)", d, d[0].Help)
+	}
+	d = checkSrc(t, "let x: \"on\" | \"off\" = 42\nprintln(x)")
+	if len(d) != 1 || d[0].Help != "" {
+		t.Fatalf("diagnostics %v: no conversion gives a literal", d)
+	}
+	d = checkSrc(t, "let x: string = 42\nprintln(x)")
+	if len(d) != 1 || d[0].Help != "did you mean `to_string(42)`?" {
+		t.Fatalf("diagnostics %v: a plain string keeps its help", d)
+	}
+}

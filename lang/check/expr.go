@@ -72,6 +72,11 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 		case "!":
 			return types.Bool
 		case "-":
+			// `-x` is arithmetic: x must not be possibly nil or unknown
+			// (docs/spec/newer.md §3.5, §3.7)
+			if c.nilArith("-", e.X, t, e.At) || c.unknownArith("-", e.X, t, e.At) {
+				return types.Any
+			}
 			switch w := types.Widen(t); w {
 			case types.Int, types.Float:
 				return w

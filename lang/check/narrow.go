@@ -726,6 +726,17 @@ func (c *checker) nilArith(op string, x syntax.Expr, t types.Type, pos syntax.Po
 	return true
 }
 
+// unknownArith reports arithmetic on a declared `unknown` value that was
+// not narrowed: it may only be passed around (docs/spec/newer.md §3.7).
+func (c *checker) unknownArith(op string, x syntax.Expr, t types.Type, pos syntax.Pos) bool {
+	if t != types.Unknown || !c.declaredPath(x) {
+		return false
+	}
+	c.report(sevError, pos, "", narrowHelp(x, types.Int),
+		fmt.Sprintf("operator `%s` cannot be applied to type `unknown`; the value must be narrowed first", op))
+	return true
+}
+
 // unknownInto reports a declared `unknown` value, not narrowed, going
 // where a definite type is expected: it must be narrowed first
 // (docs/spec/newer.md §3.7). The result says whether it was reported.

@@ -19,7 +19,8 @@ func (c *checker) binary(e *syntax.BinaryExpr) types.Type {
 	}
 	switch e.Op {
 	case "+", "-", "*", "/", "%", "**":
-		if c.nilArith(e.Op, e.X, x, e.At) || c.nilArith(e.Op, e.Y, y, e.At) {
+		if c.nilArith(e.Op, e.X, x, e.At) || c.nilArith(e.Op, e.Y, y, e.At) ||
+			c.unknownArith(e.Op, e.X, x, e.At) || c.unknownArith(e.Op, e.Y, y, e.At) {
 			return types.Any
 		}
 	}

@@ -402,6 +402,13 @@ func (c *checker) let(s *syntax.LetStmt) {
 				// (`Entry<string>?`)
 				v.t = vt
 			}
+			if n, ok := vt.(*types.Named); ok && n.Decl.Kind == types.StructDecl && kept && c.declaredPath(s.Value) {
+				// a copy of a declared struct value (`var cc = c` with
+				// `c: Cfg`) keeps its declared fields while the binding
+				// keeps it, so `cc.port + 1` of a `port: int?` is watched
+				// by nil safety as `c.port + 1` is (docs/spec/newer.md §3.5)
+				v.t, v.annotated = vt, true
+			}
 			if kept && c.declaredShape(s.Value, vt) {
 				// the record a function declares it returns keeps its
 				// fields, as stated as an annotation's, while the binding
