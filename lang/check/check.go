@@ -454,10 +454,6 @@ func (c *checker) readsOnly(x syntax.Expr, depth int) bool {
 		return false
 	}
 	depth++
-	nilFree := func(x syntax.Expr) bool {
-		t := c.expr(x) // (a second walk's diagnostics are deduplicated)
-		return types.Identical(elemsNonNil(types.RemoveNil(t), 0), t)
-	}
 	switch e := x.(type) {
 	case *syntax.IndexExpr:
 		return !e.Optional
@@ -467,26 +463,13 @@ func (c *checker) readsOnly(x syntax.Expr, depth int) bool {
 		if literalShaped(e) || c.tupleCall(e) {
 			return c.literalFits(x, elemsNonNil(c.expr(x), 0))
 		}
-		if !c.readsThrough(e) {
-			return false
-		}
-		for _, a := range e.Args {
-			if !nilFree(a) && !c.readsOnly(a, depth) {
-				return false
-			}
-		}
-		return true
+		return c.readsThrough(e) && c.argsReadOnly(e.Args, depth)
 	case *syntax.MethodCall:
 		if !c.readsThrough(e) {
 			return false
 		}
 		if id, ok := e.X.(*syntax.Ident); ok && c.isEnumRef(id) {
-			for _, a := range e.Args {
-				if !nilFree(a) && !c.readsOnly(a, depth) {
-					return false
-				}
-			}
-			return true
+			return c.argsReadOnly(e.Args, depth)
 		}
 		if tail := c.mapTail(e); tail != nil && e.Name == "map" {
 			// the tail was checked in the closure's scope and narrowings:
@@ -497,16 +480,28 @@ func (c *checker) readsOnly(x syntax.Expr, depth int) bool {
 			c.quiet = quiet
 			return ok
 		}
-		return nilFree(e.X) || c.readsOnly(e.X, depth)
+		return c.argsReadOnly([]syntax.Expr{e.X}, depth)
 	case *syntax.StructLit:
 		for _, f := range e.Fields {
-			if f.Spread != nil || f.Value == nil || !nilFree(f.Value) && !c.readsOnly(f.Value, depth) {
+			if f.Spread != nil || f.Value == nil || !c.argsReadOnly([]syntax.Expr{f.Value}, depth) {
 				return false
 			}
 		}
 		return true
 	}
 	return false
+}
+
+// argsReadOnly reports whether each of xs is nil-free as it is or is
+// readsOnly: the arguments (or fields) a readsThrough call passes on.
+func (c *checker) argsReadOnly(xs []syntax.Expr, depth int) bool {
+	for _, x := range xs {
+		t := c.expr(x) // (a second walk's diagnostics are deduplicated)
+		if !types.Identical(elemsNonNil(types.RemoveNil(t), 0), t) && !c.readsOnly(x, depth) {
+			return false
+		}
+	}
+	return true
 }
 
 // concatTarget reports a list or dict type (not a shape, whose fields
