@@ -63,13 +63,15 @@ connection or on SIGINT/SIGTERM, 1 when FILE fails to load or to prepare
 or the --cert/--key pair cannot be read or used, 2 on a usage error.
 `
 
-// watchRefusal is the error for a --watch serve cannot honour. When auto
-// picked exports it says why, since the user asked for no surface at all.
+// watchRefusal is the error for a --watch serve cannot honour: always
+// the message of docs/spec/mcp-projection.md §1, and when auto picked
+// exports, why, since the user asked for no surface at all.
 func watchRefusal(f *serveFlags, surface string) string {
+	const msg = "error: --watch requires the stdio transport and the script surface"
 	if f.transport != "http" && f.surface == exports.SurfaceAuto && surface == exports.SurfaceExports {
-		return fmt.Sprintf("error: --watch requires the script surface, and --surface auto resolved to exports because %s has public functions. Use --surface script to serve the registry the script publishes.", f.file)
+		return fmt.Sprintf("%s: --surface auto resolved to exports because %s has public functions. Use --surface script to serve the registry the script publishes.", msg, f.file)
 	}
-	return "error: --watch requires the stdio transport and the script surface"
+	return msg
 }
 
 // serveSurfaces build the surface named by --surface once auto is

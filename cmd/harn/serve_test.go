@@ -229,7 +229,8 @@ func TestServeMCPWatchRefusalNamesAuto(t *testing.T) {
 	p := writeServeScript(t, mixedModule)
 	var out, errb bytes.Buffer
 	code := run([]string{"serve", "mcp", "--watch", p}, strings.NewReader(""), &out, &errb)
-	want := "error: --watch requires the script surface, and --surface auto resolved to exports because " + p +
+	// the message of docs/spec/mcp-projection.md §1, then why
+	want := "error: --watch requires the stdio transport and the script surface: --surface auto resolved to exports because " + p +
 		" has public functions. Use --surface script to serve the registry the script publishes.\n"
 	if code != 2 || errb.String() != want || out.Len() != 0 {
 		t.Errorf("exit %d stdout %q stderr %q", code, out.String(), errb.String())

@@ -640,3 +640,22 @@ func TestHTTPErrorBeforeStreamIs400(t *testing.T) {
 		t.Errorf("result over SSE: %d %v %q", r.status, r.header, r.body)
 	}
 }
+
+// TestHTTPContentTypeNotChecked: the request's Content-Type is not
+// judged (docs/spec/orchestrator.md §8 lists the checks of a POST, and
+// it is not one of them; docs/mcp.md): a body that parses as JSON is
+// answered whatever the header says, and one that does not is -32700.
+func TestHTTPContentTypeNotChecked(t *testing.T) {
+	h := NewServer(newFake(), Options{}).HTTPHandler(HTTPOptions{})
+	for _, ct := range []string{"text/plain", "application/x-www-form-urlencoded", ""} {
+		r := rpc(h, 1, "ping", "", map[string]any{}, map[string]string{"Content-Type": ct})
+		if r.status != 200 {
+			t.Fatalf("Content-Type %q: %d %s", ct, r.status, r.body)
+		}
+		jsonEq(t, "ping", r.json(t), `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete"}}`)
+	}
+	r := do(h, http.MethodPost, "/mcp", map[string]string{"Content-Type": "application/json", "MCP-Protocol-Version": Version20260728, "Mcp-Method": "ping"}, "ping")
+	if r.status != 400 || r.json(t)["error"].(map[string]any)["code"] != float64(-32700) {
+		t.Fatalf("not JSON: %d %s", r.status, r.body)
+	}
+}

@@ -260,7 +260,7 @@ func TestToolCalls(t *testing.T) {
 	// argument and lookup errors
 	c.fails("harn.trigger.fire", map[string]any{"payload": map[string]any{}}, "missing field `trigger_id`")
 	c.fails("harn.trigger.fire", map[string]any{"trigger_id": "cron-ok"}, "missing field `payload`")
-	c.fails("harn.trigger.fire", map[string]any{"trigger_id": "x", "payload": nil, "extra": 1}, "unknown field `extra`, expected one of `trigger_id`, `payload`")
+	c.fails("harn.trigger.fire", map[string]any{"trigger_id": "x", "payload": nil, "extra": 1}, "unknown field `extra`, expected `trigger_id` or `payload`")
 	c.fails("harn.trigger.fire", map[string]any{"trigger_id": 3, "payload": map[string]any{}}, "invalid type for field `trigger_id`: expected a string, got number")
 	c.fails("harn.trigger.fire", map[string]any{"trigger_id": "nope", "payload": map[string]any{}}, "unknown manifest binding 'nope'")
 	// The payload is merged over the event: it must be an object.
@@ -602,6 +602,19 @@ func TestFireAsTask(t *testing.T) {
 
 // harn.trust.query filters the trust records the dispatcher writes;
 // limit keeps the newest.
+// An unknown argument is named with the tool's fields as serde lists
+// them (docs/spec/orchestrator.md §5: "missing field `trigger_id`" is
+// serde's wording): one field, two, more.
+func TestUnknownArgumentNamesFieldsAsSerde(t *testing.T) {
+	c := newClient(t)
+	c.initialize()
+	c.fails("harn.secret_scan", map[string]any{"content": "x", "text": "y"}, "unknown field `text`, expected `content`")
+	c.fails("harn.orchestrator.dlq.retry", map[string]any{"id": "dlq_x"}, "unknown field `id`, expected `entry_id`")
+	c.fails("harn.trigger.fire", map[string]any{"trigger_id": "x", "payload": map[string]any{}, "extra": 1}, "unknown field `extra`, expected `trigger_id` or `payload`")
+	c.fails("harn.trigger.replay", map[string]any{"event_id": "e", "asof": "x"}, "unknown field `asof`, expected one of `event_id`, `as_of`, `steer_from`, `to_decision`, `reason`, `applied_by`, `scope`")
+	c.fails("harn.trigger.list", map[string]any{"x": 1}, "unknown field `x`, there are no fields")
+}
+
 func TestTrustQuery(t *testing.T) {
 	c := newClient(t)
 	c.initialize()

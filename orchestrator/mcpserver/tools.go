@@ -425,9 +425,9 @@ func (t *toolSpec) check(args any) (map[string]any, error) {
 			}
 			names := make([]string, len(t.fields))
 			for i := range t.fields {
-				names[i] = "`" + t.fields[i].name + "`"
+				names[i] = t.fields[i].name
 			}
-			return nil, fmt.Errorf("unknown field `%s`, expected one of %s", k, strings.Join(names, ", "))
+			return nil, fmt.Errorf("unknown field `%s`, expected %s", k, oneOf(names))
 		}
 		v, _ := obj.Get(k)
 		if err := f.check(v); err != nil {
@@ -441,6 +441,19 @@ func (t *toolSpec) check(args any) (map[string]any, error) {
 		}
 	}
 	return plain, nil
+}
+
+// oneOf lists the names a value could have been, as serde's
+// "expected …" does: "`a`" for one, "`a` or `b`" for two, "one of `a`,
+// `b`, `c`" for more.
+func oneOf(names []string) string {
+	switch len(names) {
+	case 1:
+		return "`" + names[0] + "`"
+	case 2:
+		return "`" + names[0] + "` or `" + names[1] + "`"
+	}
+	return "one of `" + strings.Join(names, "`, `") + "`"
 }
 
 // field finds an input property by name (nil: unknown).
@@ -488,7 +501,7 @@ func (f *field) check(v any) error {
 				return nil
 			}
 		}
-		return fmt.Errorf("unknown variant `%s` for field `%s`, expected one of `%s`", s, f.name, strings.Join(f.enum, "`, `"))
+		return fmt.Errorf("unknown variant `%s` for field `%s`, expected %s", s, f.name, oneOf(f.enum))
 	case "timestamp":
 		if _, err := parseTimestamp(v); err != nil {
 			return err
