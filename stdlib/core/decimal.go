@@ -24,8 +24,10 @@ func init() {
 }
 
 // debugQuote quotes s as upstream's error messages show a string (Rust's
-// `{:?}`, docs/spec/newer.md §2.4): `\0 \t \r \n \\ \"` escaped, other
-// characters that do not print as `\u{hex}`, the rest as they are.
+// `{:?}`, docs/spec/newer.md §2.4): `\0 \t \r \n \\ \"` escaped, combining
+// marks (Grapheme_Extend, which Rust's str Debug escapes even after a base
+// letter) and other characters that do not print as `\u{hex}`, the rest as
+// they are.
 func debugQuote(s string) string {
 	var sb strings.Builder
 	sb.WriteByte('"')
@@ -44,7 +46,7 @@ func debugQuote(s string) string {
 		case '"':
 			sb.WriteString(`\"`)
 		default:
-			if unicode.IsPrint(r) || r == ' ' {
+			if !graphemeExtend(r) && (unicode.IsPrint(r) || r == ' ') {
 				sb.WriteRune(r)
 			} else {
 				sb.WriteString(`\u{` + strconv.FormatInt(int64(r), 16) + `}`)
@@ -53,4 +55,11 @@ func debugQuote(s string) string {
 	}
 	sb.WriteByte('"')
 	return sb.String()
+}
+
+// graphemeExtend is Unicode's Grapheme_Extend property: Mn, Me and
+// Other_Grapheme_Extend (ZWNJ, some spacing marks, halfwidth katakana sound
+// marks, emoji modifiers, tag characters).
+func graphemeExtend(r rune) bool {
+	return unicode.In(r, unicode.Mn, unicode.Me, unicode.Other_Grapheme_Extend)
 }

@@ -51,7 +51,7 @@ func init() {
 		}
 		return vm.Str(dedent(s)), nil
 	})
-	lib.Def("word_wrap", "word_wrap(text, width = 80) -> string", "greedy wrap at whitespace, keeping line breaks; long words sit alone", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("word_wrap", "word_wrap(text, width = 80) -> string", "greedy wrap at ASCII whitespace (space, tab, CR, form feed; a vertical tab is part of a word), keeping line breaks; long words sit alone", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		s, err := stringArg("word_wrap", args, 0)
 		if err != nil {
 			return vm.Value{}, err
@@ -149,7 +149,10 @@ func dedent(s string) string {
 func wordWrap(s string, width int) string {
 	var out []string
 	for _, para := range strings.Split(s, "\n") {
-		words := strings.FieldsFunc(para, func(r rune) bool { return r == ' ' || r == '\t' || r == '\r' || r == '\f' || r == '\v' })
+		// ASCII whitespace as Rust's split_ascii_whitespace reads it:
+		// space, tab, CR and form feed (and LF, split above), not the
+		// vertical tab
+		words := strings.FieldsFunc(para, func(r rune) bool { return r == ' ' || r == '\t' || r == '\r' || r == '\f' })
 		if len(words) == 0 {
 			out = append(out, "")
 			continue

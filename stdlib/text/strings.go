@@ -336,12 +336,12 @@ func humpWords(s string) []string {
 	var words []string
 	start := 0
 	for i := 1; i < len(rs); i++ {
-		if !unicode.IsUpper(rs[i]) {
+		if !isUpper(rs[i]) {
 			continue
 		}
 		prev := rs[i-1]
-		boundary := unicode.IsLower(prev) || (prev >= '0' && prev <= '9') ||
-			unicode.IsUpper(prev) && i+1 < len(rs) && unicode.IsLower(rs[i+1])
+		boundary := isLower(prev) || (prev >= '0' && prev <= '9') ||
+			isUpper(prev) && i+1 < len(rs) && isLower(rs[i+1])
 		if boundary {
 			words = append(words, Lower(string(rs[start:i])))
 			start = i
@@ -352,3 +352,11 @@ func humpWords(s string) []string {
 	}
 	return words
 }
+
+// isUpper and isLower are Unicode's Uppercase and Lowercase properties, as
+// Rust's char::is_uppercase / is_lowercase read them: the letter categories
+// plus Other_Uppercase / Other_Lowercase (Roman numerals such as Ⅻ, circled
+// letters such as Ⓐ, modifier letters such as ª and ʰ), which
+// unicode.IsUpper / IsLower leave out.
+func isUpper(r rune) bool { return unicode.IsUpper(r) || unicode.Is(unicode.Other_Uppercase, r) }
+func isLower(r rune) bool { return unicode.IsLower(r) || unicode.Is(unicode.Other_Lowercase, r) }
