@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/harnlang/harn/internal/triggerspec"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
 )
@@ -109,7 +110,7 @@ func init() {
 	})
 	lib.Def("__calendar_valid_cron", "__calendar_valid_cron(expr)", "std/calendar is_valid_cron", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		s, ok := a.Str(0)
-		return vm.BoolOf(ok && validCron(s)), nil
+		return vm.BoolOf(ok && (validCron(s) || scheduleOK(s))), nil
 	})
 }
 
@@ -331,6 +332,15 @@ func usFederal(y int) []holiday {
 		{nthWeekday(y, time.November, time.Thursday, 4), "Thanksgiving Day"},
 		{d(time.December, 25), "Christmas Day"},
 	}
+}
+
+// scheduleOK reports whether a cron trigger would accept expr as its
+// schedule (a leading seconds field, a descriptor such as @daily, an
+// @every interval, a TZ= prefix): is_valid_cron answers for the schedules
+// this runtime runs, not a narrower dialect (docs/triggers.md).
+func scheduleOK(expr string) bool {
+	_, err := triggerspec.ParseSchedule(expr)
+	return err == nil
 }
 
 // validCron checks a five-field cron expression (minute hour day month
