@@ -245,9 +245,10 @@ func exports(f *syntax.File) []string {
 // ---- per-function state ----
 
 type region struct {
-	finally *syntax.Block // nil for a try without finally (handler only)
-	hook    string        // runtime exit hook to call instead (mutex, deadline)
-	active  bool          // its handler is still installed
+	finally *syntax.Block    // nil for a try without finally (handler only)
+	hook    string           // runtime exit hook to call instead (mutex, deadline)
+	drop    *resolve.Binding // an owned<T> binding to drop on the way out (docs/spec/newer.md §2.25)
+	active  bool             // its handler is still installed
 }
 
 type loopCtx struct {
@@ -283,6 +284,9 @@ type fcomp struct {
 	// catch that does not match knows to run the defers (§8.6).
 	thrownHere []int
 	kind       FuncKind
+	// ownsReturn: the function is declared `-> owned<…>`, so its owned
+	// bindings transfer to the caller instead of being dropped (§2.25)
+	ownsReturn bool
 }
 
 func (c *compiler) newFunc(name string, kind FuncKind, res *resolve.Function, line int) *fcomp {

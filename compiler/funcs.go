@@ -82,6 +82,7 @@ func (f *fcomp) function(node syntax.Node, name string, kind FuncKind, params []
 	g.fn.RestPlain = kind != FuncNamed || f.c.module
 	if d, ok := node.(*syntax.FnDecl); ok {
 		defer f.c.withTypeParams(d.TypeParams)()
+		g.ownsReturn = isOwnedType(d.Return)
 	}
 	for i, p := range params {
 		check := f.c.rtype(p.Type, nil)

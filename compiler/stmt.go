@@ -9,9 +9,76 @@ import (
 )
 
 func (f *fcomp) stmts(list []syntax.Stmt) {
-	for _, s := range list {
+	for i, s := range list {
+		if b := f.ownedLet(s); b != nil {
+			f.stmt(s)
+			f.dropping(b, false, func() { f.stmts(list[i+1:]) })
+			return
+		}
 		f.stmt(s)
 	}
+}
+
+// isOwnedType reports whether t is written `owned<T>`.
+func isOwnedType(t syntax.TypeExpr) bool {
+	n, ok := t.(*syntax.NamedType)
+	return ok && n.Name == "owned" && len(n.Args) == 1
+}
+
+// ownedLet is the binding of `let x: owned<T> = v` when s is one whose
+// value this function must drop at the end of the enclosing block
+// (docs/spec/newer.md §2.25: an implicit `defer { drop(x) }` at the end of
+// its scope), unless the function is declared `-> owned<…>` and hands its
+// owned values to the caller. The top-level statements of a file do not
+// come here (compileMain runs them one by one): the program's end
+// releases what they own.
+func (f *fcomp) ownedLet(s syntax.Stmt) *resolve.Binding {
+	l, ok := s.(*syntax.LetStmt)
+	if !ok || !isOwnedType(l.Type) || f.ownsReturn {
+		return nil
+	}
+	p, ok := l.Pattern.(*syntax.IdentPattern)
+	if !ok || p.Name == "_" {
+		return nil
+	}
+	return f.c.info.Decl(p, p.Name)
+}
+
+// dropping compiles body (with value, leaving its value on the stack) so
+// that every way out of it — falling off the end, return, break,
+// continue, a failure — drops the owned binding b first.
+func (f *fcomp) dropping(b *resolve.Binding, value bool, body func()) {
+	h := f.emit(SETUP_TRY, 0)
+	f.regions = append(f.regions, region{drop: b, active: true})
+	body()
+	f.regions = f.regions[:len(f.regions)-1]
+	f.emit(POP_TRY)
+	f.emitDrop(b)
+	jEnd := f.emit(JUMP, 0)
+	f.patchHere(h)
+	if !value {
+		f.depth++ // the failure
+	}
+	f.emitDrop(b)
+	f.emit(RERAISE)
+	if value {
+		f.depth++ // the body's value, arriving from jEnd
+	}
+	f.patchHere(jEnd)
+}
+
+// emitDrop calls the drop builtin on the value of binding b.
+func (f *fcomp) emitDrop(b *resolve.Binding) {
+	switch b.Scope {
+	case resolve.Global:
+		f.emit(LOAD_GLOBAL_SH, b.Index)
+	case resolve.Cell:
+		f.emit(LOAD_CELL, b.Index, f.name(b.Name))
+	default:
+		f.emit(LOAD_LOCAL_SH, b.Index)
+	}
+	f.emit(CALL_INTERNAL, f.name("drop"), 1)
+	f.emit(POP)
 }
 
 // blockStmts compiles a block's statements for effect.
@@ -30,6 +97,14 @@ func (f *fcomp) blockValue(list []syntax.Stmt) {
 		f.emit(NIL)
 		return
 	}
+	for i, s := range list[:len(list)-1] {
+		if b := f.ownedLet(s); b != nil {
+			f.stmts(list[:i])
+			f.stmt(s)
+			f.dropping(b, true, func() { f.blockValue(list[i+1:]) })
+			return
+		}
+	}
 	f.stmts(list[:len(list)-1])
 	last := list[len(list)-1]
 	switch s := last.(type) {
@@ -44,6 +119,9 @@ func (f *fcomp) blockValue(list []syntax.Stmt) {
 		return
 	}
 	f.stmt(last)
+	if b := f.ownedLet(last); b != nil {
+		f.emitDrop(b) // its scope ends with it
+	}
 	f.emit(NIL)
 }
 
@@ -514,6 +592,9 @@ func (f *fcomp) leaveRegions(keep int) {
 		if r.hook != "" {
 			f.emit(CALL_INTERNAL, f.name(r.hook), 0)
 			f.emit(POP)
+		}
+		if r.drop != nil {
+			f.emitDrop(r.drop)
 		}
 		if r.finally != nil {
 			f.regions = saved[:i]

@@ -172,7 +172,7 @@ func init() {
 		{Name: "catalog", Sig: "llm.catalog()", Doc: "the host's model catalog (not available in this runtime)"},
 	})
 	lib.Method("Harness", "*", "harness.NAME(...)", "methods outside the handle are rejected", func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
-		return vm.Value{}, vm.Typef("`Harness` has no method `%s`", args.Text(0))
+		return vm.Value{}, vm.Typef("value of type Harness has no method `%s`", args.Text(0)) // docs/spec/newer.md §2.11
 	})
 	lib.AddGlobal(func(u *vm.Universe) {
 		u.AddGlobal("harness", vm.Of(newHarness()))

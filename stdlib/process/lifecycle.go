@@ -84,11 +84,22 @@ func AddUnsettledSource(f func(v *vm.VM, u *Unsettled)) {
 
 func init() {
 	lib.Def("__unsettled_state", "__unsettled_state()", "the run's unsettled work {suspended, queued, partial, in_flight} (std/lifecycle.unsettled_state)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		var u Unsettled
-		for _, f := range unsettledSources {
-			f(th.VM(), &u)
-		}
-		return vm.Of(lib.DictOf("suspended", vm.IntOf(u.Suspended), "queued", vm.IntOf(u.Queued),
-			"partial", vm.IntOf(u.Partial), "in_flight", vm.IntOf(u.InFlight))), nil
+		return unsettledState(th), nil
 	})
+	// The harness root carries the pipeline-lifecycle method too
+	// (docs/spec/language.md §5.4), the same counts.
+	lib.Method("Harness", "unsettled_state", "harness.unsettled_state()", "the run's unsettled work {suspended, queued, partial, in_flight}, as std/lifecycle.unsettled_state", func(th *vm.Thread, _ vm.Value, _ vm.Args) (vm.Value, error) {
+		return unsettledState(th), nil
+	})
+}
+
+// unsettledState is the {suspended, queued, partial, in_flight} dict of
+// the run's unsettled work.
+func unsettledState(th *vm.Thread) vm.Value {
+	var u Unsettled
+	for _, f := range unsettledSources {
+		f(th.VM(), &u)
+	}
+	return vm.Of(lib.DictOf("suspended", vm.IntOf(u.Suspended), "queued", vm.IntOf(u.Queued),
+		"partial", vm.IntOf(u.Partial), "in_flight", vm.IntOf(u.InFlight)))
 }

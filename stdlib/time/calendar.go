@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/harnlang/harn/internal/triggerspec"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
 )
@@ -15,7 +16,8 @@ import (
 // are Unix seconds; calendar fields are read in a zone (UTC by default).
 // Weeks start on Monday and ranges are half-open: end_of_X is the first
 // instant of the next X. The only holiday calendar is US-FEDERAL (the
-// actual dates, not the observed ones).
+// actual dates, not the observed ones; Martin Luther King Jr. Day from
+// 1986 and Juneteenth from 2021).
 
 func init() {
 	lib.Def("__calendar_parts", "__calendar_parts(ts, tz?)", "std/calendar parts", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
@@ -109,7 +111,7 @@ func init() {
 	})
 	lib.Def("__calendar_valid_cron", "__calendar_valid_cron(expr)", "std/calendar is_valid_cron", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		s, ok := a.Str(0)
-		return vm.BoolOf(ok && validCron(s)), nil
+		return vm.BoolOf(ok && (validCron(s) || scheduleOK(s))), nil
 	})
 }
 
@@ -240,40 +242,71 @@ func civilDay(t time.Time) int64 {
 // holidays repeat.
 const cycleDays = 146097
 
+// The US-FEDERAL holiday rules change in 1986 (Martin Luther King Jr. Day
+// begins) and 2021 (Juneteenth begins); inside each era they repeat with
+// the Gregorian cycle. eraStarts are the civil days the later eras begin.
+var eraStarts = [2]int64{
+	time.Date(1986, 1, 1, 0, 0, 0, 0, time.UTC).Unix() / 86400,
+	time.Date(2021, 1, 1, 0, 0, 0, 0, time.UTC).Unix() / 86400,
+}
+
+// eraOf is the holiday-rule era (0, 1 or 2) of civil day.
+func eraOf(day int64) int {
+	switch {
+	case day >= eraStarts[1]:
+		return 2
+	case day >= eraStarts[0]:
+		return 1
+	}
+	return 0
+}
+
+// eraYears is a run of 400 years under each era's rules.
+var eraYears = [3]int{1400, 1986, 2021}
+
 // cycleBusinessDays is the number of business days in any cycleDays
-// consecutive days.
-var cycleBusinessDays = sync.OnceValue(func() int64 {
-	n := int64(cycleDays / 7 * 5)
-	for y := 2000; y < 2400; y++ {
-		for _, h := range usFederal(y) {
-			if h.date.Weekday() != time.Saturday && h.date.Weekday() != time.Sunday {
-				n--
+// consecutive days of one era.
+var cycleBusinessDays = sync.OnceValue(func() [3]int64 {
+	var out [3]int64
+	for era, start := range eraYears {
+		n := int64(cycleDays / 7 * 5)
+		for y := start; y < start+400; y++ {
+			for _, h := range usFederalRules(y, era) {
+				if h.date.Weekday() != time.Saturday && h.date.Weekday() != time.Sunday {
+					n--
+				}
 			}
 		}
+		out[era] = n
 	}
-	return n
+	return out
 })
 
 // businessDaysAhead is the day n business days after day (before it when
 // n < 0), counting neither day itself unless it is reached. Whole cycles
-// are skipped arithmetically, so the walk is at most one cycle long.
+// inside one holiday-rule era are skipped arithmetically, so the walk is
+// at most about one cycle per era boundary crossed.
 func businessDaysAhead(day, n int64) int64 {
 	step, left := int64(1), n
 	if n < 0 {
 		step, left = -1, -n
 	}
-	if left == 0 {
-		return day
-	}
-	cycles := (left - 1) / cycleBusinessDays()
-	return walkBusinessDays(day+step*cycles*cycleDays, step, left-cycles*cycleBusinessDays())
-}
-
-// walkBusinessDays steps day by day in direction step until left
-// business days have passed.
-func walkBusinessDays(day, step, left int64) int64 {
 	hols := map[int]map[int64]bool{}
 	for left > 0 {
+		era := eraOf(day)
+		per := cycleBusinessDays()[era]
+		// the cycles whose days (day, day ± c*cycleDays] stay in the era
+		limit := int64(math.MaxInt64)
+		if step > 0 && era < 2 {
+			limit = (eraStarts[era] - 1 - day) / cycleDays
+		} else if step < 0 && era > 0 {
+			limit = (day - eraStarts[era-1]) / cycleDays
+		}
+		if c := min((left-1)/per, limit); c > 0 {
+			day += step * c * cycleDays
+			left -= c * per
+			continue
+		}
 		day += step
 		if isBusinessDay(day, hols) {
 			left--
@@ -316,21 +349,49 @@ func nthWeekday(y int, m time.Month, wd time.Weekday, n int) time.Time {
 	return first.AddDate(0, 0, (int(wd)-int(first.Weekday())+7)%7+7*(n-1))
 }
 
+// usFederal is the US-FEDERAL holidays of year y: Martin Luther King Jr.
+// Day from 1986 and Juneteenth from 2021, when they became federal
+// holidays; the others by today's rules in every year.
 func usFederal(y int) []holiday {
+	era := 0
+	if y >= 2021 {
+		era = 2
+	} else if y >= 1986 {
+		era = 1
+	}
+	return usFederalRules(y, era)
+}
+
+// usFederalRules is the holidays of year y under the rules of era.
+func usFederalRules(y, era int) []holiday {
 	d := func(m time.Month, day int) time.Time { return time.Date(y, m, day, 0, 0, 0, 0, time.UTC) }
-	return []holiday{
-		{d(time.January, 1), "New Year's Day"},
-		{nthWeekday(y, time.January, time.Monday, 3), "Martin Luther King Jr. Day"},
-		{nthWeekday(y, time.February, time.Monday, 3), "Washington's Birthday"},
-		{nthWeekday(y, time.May, time.Monday, -1), "Memorial Day"},
-		{d(time.June, 19), "Juneteenth National Independence Day"},
+	out := []holiday{{d(time.January, 1), "New Year's Day"}}
+	if era >= 1 {
+		out = append(out, holiday{nthWeekday(y, time.January, time.Monday, 3), "Martin Luther King Jr. Day"})
+	}
+	out = append(out,
+		holiday{nthWeekday(y, time.February, time.Monday, 3), "Washington's Birthday"},
+		holiday{nthWeekday(y, time.May, time.Monday, -1), "Memorial Day"})
+	if era >= 2 {
+		out = append(out, holiday{d(time.June, 19), "Juneteenth National Independence Day"})
+	}
+	return append(out, []holiday{
 		{d(time.July, 4), "Independence Day"},
 		{nthWeekday(y, time.September, time.Monday, 1), "Labor Day"},
 		{nthWeekday(y, time.October, time.Monday, 2), "Columbus Day"},
 		{d(time.November, 11), "Veterans Day"},
 		{nthWeekday(y, time.November, time.Thursday, 4), "Thanksgiving Day"},
 		{d(time.December, 25), "Christmas Day"},
-	}
+	}...)
+}
+
+// scheduleOK reports whether a cron trigger would accept expr as its
+// schedule (a leading seconds field, a descriptor such as @daily, an
+// @every interval, a TZ= prefix): is_valid_cron answers for the schedules
+// this runtime runs, not a narrower dialect (docs/triggers.md).
+func scheduleOK(expr string) bool {
+	_, err := triggerspec.ParseSchedule(expr)
+	return err == nil
 }
 
 // validCron checks a five-field cron expression (minute hour day month
