@@ -779,7 +779,7 @@ func (r *resolver) enterFunc(node syntax.Node) *Function {
 	fn := &Function{Node: node, Parent: r.cur().fn}
 	if d, ok := node.(*syntax.FnDecl); ok && d.Gen {
 		// a `gen fn` makes a stream even when its body has no `emit`
-		// (newer.md §3.11): calling it gives an empty <stream>, not nil
+		// (docs/spec/newer.md §3.11): calling it gives an empty <stream>, not nil
 		fn.HasEmit = true
 	}
 	r.info.Funcs[node] = fn
