@@ -86,7 +86,7 @@ type Func struct {
 	// operand of CALL_METHOD and GET_PROP).
 	NumCaches int
 	IsGen     bool // contains yield: calling it makes a generator
-	IsStream  bool // gen fn with emit: calling it makes a stream
+	IsStream  bool // gen fn (or emit): calling it makes a stream
 	HasCheck  bool // some parameter has a runtime type check
 	Doc       string
 

@@ -846,7 +846,9 @@ func (th *Thread) wakeChan() chan struct{} {
 func (th *Thread) Lend(from *Thread) {
 	th.held = true
 	th.lender = from
+	th.lentDepth = 0
 	if from != nil {
+		th.lentDepth = from.ChainDepth()
 		from.lentTo.Store(th)
 		if from.IsCancelled() && !from.cleaningUp() {
 			th.Cancel()
@@ -857,6 +859,15 @@ func (th *Thread) Lend(from *Thread) {
 
 // Lender is the thread th runs for while lent (nil otherwise).
 func (th *Thread) Lender() *Thread { return th.lender }
+
+// ChainDepth is th's call depth counting the consumers it runs for: its
+// own frames plus, while lent (a generator's body resumed by a pull), the
+// chain depth of its lender when it lent. A pull that would resume a
+// generator past MaxFrames fails as a call would, so generators nested
+// without end (one whose body loops over a fresh call of itself) stop
+// with `Stack overflow: too many nested calls` instead of starting
+// threads until memory runs out.
+func (th *Thread) ChainDepth() int { return th.lentDepth + len(th.frames) }
 
 // Unlend ends a Lend: th stops running on the lender's lock.
 func (th *Thread) Unlend() {

@@ -261,12 +261,16 @@ type Thread struct {
 	wake chan struct{} // lock hand-over signal (sched.go)
 	// lag is how long the lock, last handed to this thread, took to
 	// reach its goroutine (sched.handedAt); sleeps discount it.
-	lag      time.Duration
-	lender   *Thread // the consumer this (generator) thread runs for
-	lentTo   atomic.Pointer[Thread]
-	childMu  sync.Mutex
-	children map[Child]int64 // running tasks this thread started
-	childSeq int64
+	lag    time.Duration
+	lender *Thread // the consumer this (generator) thread runs for
+	// lentDepth is the call depth of the consumers this thread runs for,
+	// set by Lend: the frames of the lender and of the threads it runs
+	// for in turn (ChainDepth).
+	lentDepth int
+	lentTo    atomic.Pointer[Thread]
+	childMu   sync.Mutex
+	children  map[Child]int64 // running tasks this thread started
+	childSeq  int64
 
 	hit keyHit // the last `k in d` that found k (dicttable.go)
 

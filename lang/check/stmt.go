@@ -297,6 +297,11 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 			if it, ok := c.fn.retIter(); ok && it.Kind == types.IterGenerator && !c.unknownInto(s.Value, t, it.Elem, "`yield` value") && c.yieldMismatch(s.Value, t, it.Elem) {
 				c.mismatch(s.Value, "`yield` value", it.Elem, t)
 			}
+		} else if it, ok := c.fn.retIter(); ok && it.Kind == types.IterGenerator && (declaredResult(it.Elem) || c.rigidParam(it.Elem)) && !c.acceptsNil(it.Elem) {
+			// a bare `yield` yields nil, as `yield nil` does (and as a
+			// bare `return` in `-> int` is `… expected int, found nil`,
+			// docs/spec/newer.md §3.3)
+			c.report(sevError, s.At, "HARN-TYP-007", "", "`yield` value: expected "+it.Elem.String()+", found nil")
 		}
 	case *syntax.EmitStmt:
 		c.inDefer(s.At, "emit")

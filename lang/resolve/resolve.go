@@ -105,7 +105,7 @@ type Function struct {
 	Locals   []*Binding // slot order; params first
 	FreeVars []*Binding // upvalues, in index order (bindings of enclosing functions)
 	HasYield bool
-	HasEmit  bool
+	HasEmit  bool // contains `emit`, or is a `gen fn`: calling it makes a stream
 	freeIdx  map[*Binding]int
 }
 

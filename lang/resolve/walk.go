@@ -777,6 +777,11 @@ func (r *resolver) visibleNames(call bool) []string {
 
 func (r *resolver) enterFunc(node syntax.Node) *Function {
 	fn := &Function{Node: node, Parent: r.cur().fn}
+	if d, ok := node.(*syntax.FnDecl); ok && d.Gen {
+		// a `gen fn` makes a stream even when its body has no `emit`
+		// (docs/spec/newer.md §3.11): calling it gives an empty <stream>, not nil
+		fn.HasEmit = true
+	}
 	r.info.Funcs[node] = fn
 	r.stack = append(r.stack, &funcState{fn: fn, scopes: []*scope{newScope()}})
 	return fn
@@ -998,9 +1003,10 @@ func (r *resolver) stmt(s syntax.Stmt) {
 	case *syntax.BreakStmt, *syntax.ContinueStmt:
 		// checked by the compiler (a compile error, docs/spec/language.md §7.3)
 	case *syntax.YieldStmt:
-		if r.cur().fn == r.info.Main {
-			// the top level is no generator: without this the whole file
-			// would compile to one that never runs
+		if _, pipe := r.cur().fn.Node.(*syntax.PipelineDecl); pipe || r.cur().fn == r.info.Main {
+			// the top level and a pipeline are no generators: without
+			// this the whole file, or the entry pipeline, would compile to
+			// one that never runs and the program would print nothing
 			r.errorf(s.At, "`yield` can only be used inside a `fn`")
 		}
 		r.cur().fn.HasYield = true

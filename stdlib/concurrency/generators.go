@@ -216,6 +216,10 @@ func makeGenerator(th *vm.Thread, f *vm.Closure, args []vm.Value) *Generator {
 }
 
 func (c *coroutine) pull(th *vm.Thread) (vm.Value, bool, error) {
+	if th.ChainDepth() >= vm.MaxFrames {
+		// resuming the body nests one more call level (vm.Thread.ChainDepth)
+		return vm.Value{}, false, vm.Plainf("Stack overflow: too many nested calls")
+	}
 	if !c.started {
 		c.started = true
 		c.th = th.VM().NewThread()
