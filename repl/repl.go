@@ -278,7 +278,7 @@ func (r *REPL) Command(line string) (quit bool) {
 		}
 		es := builtindoc.Lookup(arg)
 		if len(es) == 0 {
-			fmt.Fprintf(r.errw, "error: no builtin named %q (see docs/builtins.md)\n", arg)
+			fmt.Fprintf(r.errw, "error: %s\n", builtindoc.NotFound(arg))
 		}
 		for _, e := range es {
 			io.WriteString(r.out, e.Text())

@@ -48,7 +48,11 @@ func cmdInit(args []string, stdout, stderr io.Writer) int {
 				template = val
 			}
 		default:
-			if strings.HasPrefix(a, "-") || dirSet {
+			if len(a) > 1 && a[0] == '-' {
+				fmt.Fprintf(stderr, "error: %s\n\n%s", unknownOption(a, "--template", "--name", "--help"), initHelp)
+				return 2
+			}
+			if dirSet {
 				fmt.Fprintf(stderr, "error: unexpected argument %s\n\n%s", a, initHelp)
 				return 2
 			}

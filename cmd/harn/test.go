@@ -93,7 +93,7 @@ func cmdTest(args []string, stdout, stderr io.Writer) int {
 			opts.Timeout = d
 		default:
 			if strings.HasPrefix(a, "-") {
-				fmt.Fprintf(stderr, "error: unknown option %s\n\n%s", a, testHelp)
+				fmt.Fprintf(stderr, "error: %s\n\n%s", unknownOption(a, "--filter", "--json", "--junit", "--timeout", "--help"), testHelp)
 				return 2
 			}
 			paths = append(paths, a)
@@ -186,7 +186,7 @@ func cmdTestConformance(rest []string, stdout, stderr io.Writer) int {
 			}
 			filter, i = v, last
 		case strings.HasPrefix(a, "-"):
-			fmt.Fprintf(stderr, "error: unknown option %s (harn test conformance takes only --filter)\n\n%s", a, commandHelp["test conformance"])
+			fmt.Fprintf(stderr, "error: %s (harn test conformance takes only --filter)\n\n%s", unknownOption(a, "--filter", "--help"), commandHelp["test conformance"])
 			return 2
 		case dirSet:
 			fmt.Fprintf(stderr, "error: unexpected argument %s (harn test conformance takes one DIR)\n\n%s", a, commandHelp["test conformance"])
