@@ -24,6 +24,7 @@ import (
 	"sort"
 	"strings"
 	"sync/atomic"
+	"unicode"
 
 	"github.com/peterh/liner"
 
@@ -193,6 +194,8 @@ type REPL struct {
 	in   *interp.Interactive
 	out  io.Writer
 	errw io.Writer
+	// braced: the last entry evaluated ended with a `}`
+	braced bool
 }
 
 // New makes a REPL whose values and errors go to out and errw (program
@@ -206,8 +209,13 @@ func New(in *interp.Interactive, out, errw io.Writer) *REPL {
 func (r *REPL) Eval(src string) (code int, exit bool) {
 	err := r.in.Eval(src)
 	r.warnings()
+	braced := r.braced
+	r.braced = strings.HasSuffix(strings.TrimSpace(src), "}")
 	if err == nil {
 		return 0, false
+	}
+	if braced {
+		explainDetachedClause(src, err)
 	}
 	var e *vm.Error
 	if errors.As(err, &e) {
@@ -225,6 +233,34 @@ func (r *REPL) Eval(src string) (code int, exit bool) {
 	}
 	io.WriteString(r.errw, r.render(err))
 	return 0, false
+}
+
+// explainDetachedClause adds a help to the parse error of an entry that
+// starts with `else`, `catch` or `finally` after an entry that ended with
+// a `}`: a script may put the clause on the line after the `}` it
+// follows, but at the prompt that `}` ended the entry, which has run
+// (docs/repl.md).
+func explainDetachedClause(src string, err error) {
+	word := strings.TrimSpace(src)
+	if i := strings.IndexFunc(word, func(c rune) bool { return !unicode.IsLetter(c) }); i >= 0 {
+		word = word[:i]
+	}
+	if word != "else" && word != "catch" && word != "finally" {
+		return
+	}
+	var list diag.List
+	var one *diag.Error
+	switch {
+	case errors.As(err, &list) && len(list) > 0:
+		one = list[0]
+	case errors.As(err, &one):
+	default:
+		return
+	}
+	if one.Severity == diag.SevError && one.Line == 1 && one.Help == "" {
+		example := map[string]string{"else": "} else {", "catch": "} catch (e) {", "finally": "} finally {"}[word]
+		one.Help = fmt.Sprintf("at the prompt, the `}` on the line before ended the entry, which has run; put `%s` on that line (`%s`)", word, example)
+	}
 }
 
 // render formats an error like `harn run` does, leaving out the stack
