@@ -26,9 +26,9 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"unicode"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/harnlang/harn/interp"
 	"github.com/harnlang/harn/lang/diag"
