@@ -3,12 +3,15 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"slices"
 	"strings"
 
 	"github.com/harnlang/harn/scaffold"
+	"github.com/harnlang/harn/stdlib"
 )
 
 const initHelp = `Usage: harn init [DIR] [--template script|tool-server|library] [--name NAME]
@@ -71,7 +74,12 @@ func cmdInit(args []string, stdout, stderr io.Writer) int {
 	}
 	files, err := scaffold.Create(dir, template, name)
 	if err != nil {
-		fmt.Fprintf(stderr, "error: %v\n", err)
+		var pe *fs.PathError
+		if errors.As(err, &pe) { // a directory or file that cannot be made
+			fmt.Fprintf(stderr, "error: cannot create %s: %s\n", pe.Path, stdlib.OSErrorText(pe.Err))
+		} else {
+			fmt.Fprintf(stderr, "error: %v\n", err)
+		}
 		return 1
 	}
 	for _, f := range files {
