@@ -302,6 +302,26 @@ Commands:
   :type EXPR     show the static type of EXPR without running it
 `
 
+// commandAliases maps each spelling of a command to its name in help.
+var commandAliases = map[string]string{"help": "help", "h": "help", "?": "help", "quit": "quit", "q": "quit",
+	"exit": "quit", "load": "load", "l": "load", "type": "type", "t": "type"}
+
+// commandHelp is the lines of help describing the command name
+// (`:load`, `load`, `:q`), or "" when name is no command.
+func commandHelp(name string) string {
+	cmd, ok := commandAliases[strings.TrimPrefix(name, ":")]
+	if !ok {
+		return ""
+	}
+	var b strings.Builder
+	for _, line := range strings.Split(help, "\n") {
+		if f := strings.Fields(line); len(f) > 0 && f[0] == ":"+cmd {
+			b.WriteString(line + "\n")
+		}
+	}
+	return b.String()
+}
+
 // Command runs a ':' command and reports whether the REPL should quit.
 func (r *REPL) Command(line string) (quit bool) {
 	name, arg, _ := strings.Cut(strings.TrimPrefix(line, ":"), " ")
@@ -314,6 +334,16 @@ func (r *REPL) Command(line string) (quit bool) {
 		}
 		es := builtindoc.Lookup(arg)
 		if len(es) == 0 {
+			// `:help :load` (or `:help load`, no builtin's name): the
+			// command's lines of the help
+			if lines := commandHelp(arg); lines != "" {
+				fmt.Fprint(r.out, lines)
+				return false
+			}
+			if strings.HasPrefix(arg, ":") {
+				fmt.Fprintf(r.errw, "error: unknown command %s (try :help)\n", arg)
+				return false
+			}
 			fmt.Fprintf(r.errw, "error: %s\n", builtindoc.NotFound(arg))
 		}
 		for _, e := range es {
