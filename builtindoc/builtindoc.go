@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/harnlang/harn/lang/diag"
 	"github.com/harnlang/harn/lang/syntax"
 	"github.com/harnlang/harn/stdlib"
 	"github.com/harnlang/harn/stdlib/harness"
@@ -260,6 +261,31 @@ func Lookup(name string) []Entry {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return rank(out[i]) < rank(out[j]) })
 	return out
+}
+
+// NotFound is the message for a name Lookup finds nothing for (`harn
+// doc NAME`, the REPL's `:help NAME`): `no builtin named "splt" (did you
+// mean "split"?)` when a documented name is close, else a pointer to
+// docs/builtins.md.
+func NotFound(name string) string {
+	seen := map[string]bool{}
+	var names []string
+	add := func(n string) {
+		if n != "" && !seen[n] {
+			seen[n] = true
+			names = append(names, n)
+		}
+	}
+	for _, e := range Entries() {
+		add(e.Title())
+		add(e.Name)
+		add(e.Recv)
+		add(e.Module())
+	}
+	if hint := diag.DidYouMean(name, names); hint != "" {
+		return fmt.Sprintf("no builtin named %q%s", name, hint)
+	}
+	return fmt.Sprintf("no builtin named %q (see docs/builtins.md)", name)
 }
 
 // rank orders lookup results: builtin functions, methods, std functions.

@@ -28,6 +28,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/harnlang/harn/interp"
 	"github.com/harnlang/harn/lang/diag"
@@ -122,6 +123,9 @@ func Discover(paths []string, filter string) ([]Test, map[string]error) {
 	var tests []Test
 	errs := map[string]error{}
 	for _, f := range files {
+		if filter != "" && !FilterCouldMatch(f, filter) {
+			continue // none of its tests could be kept: not even read
+		}
 		src, err := os.ReadFile(f)
 		if err != nil {
 			errs[f] = err
@@ -159,6 +163,35 @@ func Discover(paths []string, filter string) ([]Test, map[string]error) {
 		}
 	}
 	return tests, errs
+}
+
+// FilterCouldMatch reports whether --filter pat could keep a test of
+// file: whether file::NAME contains pat for some test name NAME (letters,
+// digits and underscores). A filter that names another file (`b_test.harn`,
+// `a_test.harn::test_x` for file b_test.harn) cannot, so that file is not
+// searched and a file of it that does not parse is not reported.
+func FilterCouldMatch(file, pat string) bool {
+	prefix := file + "::"
+	if strings.Contains(prefix, pat) {
+		return true
+	}
+	// pat starts at the end of prefix (k bytes of it there) and the rest
+	// lies in the name
+	for k := 0; k <= len(pat) && k <= len(prefix); k++ {
+		if strings.HasSuffix(prefix, pat[:k]) && isIdent(pat[k:]) {
+			return true
+		}
+	}
+	return false
+}
+
+func isIdent(s string) bool {
+	for _, c := range s {
+		if c != '_' && !unicode.IsLetter(c) && !unicode.IsDigit(c) {
+			return false
+		}
+	}
+	return true
 }
 
 // staticErrors loads the test file as Run will, without running it, and

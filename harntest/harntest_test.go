@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/harnlang/harn/vm"
 )
 
 func write(t *testing.T, path, src string) {
@@ -128,6 +130,23 @@ func TestRun(t *testing.T) {
 func TestDiff(t *testing.T) {
 	if got := lineDiff([]string{"a", "b", "c"}, []string{"a", "x", "c"}); got != "  a\n- b\n+ x\n  c\n" {
 		t.Errorf("lineDiff: %q", got)
+	}
+}
+
+// TestDiffQuotesStringsAsWritten: a failed assert_eq of strings shows
+// them quoted as they read, `<`, `>` and `&` included (JSON's HTML
+// escapes would show `\u003c`), with quotes, backslashes and control
+// characters escaped, in both layouts (docs/test.md).
+func TestDiffQuotesStringsAsWritten(t *testing.T) {
+	got := Diff(vm.Str("x"), vm.Str(`<a & "b">\`))
+	if want := "expected: \"x\"\n  actual: \"<a & \\\"b\\\">\\\\\""; got != want {
+		t.Errorf("side by side:\n%s\nwant:\n%s", got, want)
+	}
+	long := strings.Repeat("<tag> & ", 12)
+	items := func(s string) vm.Value { return vm.Of(vm.NewList([]vm.Value{vm.Str(s), vm.Str("\t")})) }
+	got = Diff(items("x"), items(long))
+	if !strings.Contains(got, "+   \""+long+"\",\n") || !strings.Contains(got, "    \"\\t\",\n") || strings.Contains(got, `\u00`) {
+		t.Errorf("line diff:\n%s", got)
 	}
 }
 

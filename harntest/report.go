@@ -28,13 +28,23 @@ func Diff(expected, actual vm.Value) string {
 // short is a value's display form, strings quoted.
 func short(v vm.Value) string {
 	if s, ok := v.AsString(); ok {
-		q, _ := json.Marshal(s.Go())
-		return string(q)
+		return quote(s.Go())
 	}
 	if !v.IsValid() {
 		return "nil"
 	}
 	return vm.ToDisplay(v)
+}
+
+// quote is s in double quotes, with JSON's escapes for quotes, backslashes
+// and control characters but not its HTML escapes: `"a < b & c"` reads
+// as written, not as `"a \u003c b \u0026 c"`.
+func quote(s string) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s)
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // pretty renders a value for a diff: lists and dicts one element per
@@ -76,8 +86,7 @@ func pretty(v vm.Value, ind string) string {
 		if strings.Contains(text, "\n") {
 			return `"""` + "\n" + ind + strings.ReplaceAll(text, "\n", "\n"+ind) + "\n" + ind + `"""`
 		}
-		q, _ := json.Marshal(text)
-		return string(q)
+		return quote(text)
 	}
 	return vm.ToDisplay(v)
 }

@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -352,11 +353,18 @@ func (in *Interactive) Names() []string {
 // TypeOf returns the static type of an expression in the current
 // environment, as the checker sees it; nothing runs.
 func (in *Interactive) TypeOf(src string) (string, error) {
+	in.s.Sources["<type>"] = []byte(src)
 	x, err := syntax.ParseExpr(src)
 	if err != nil {
+		// located in <type>, as the checker's errors are, for the caret
+		var de *diag.Error
+		if errors.As(err, &de) && de.File == "" {
+			located := *de
+			located.File = "<type>"
+			return "", &located
+		}
 		return "", err
 	}
-	in.s.Sources["<type>"] = []byte(src)
 	stmt := &syntax.ExprStmt{X: x}
 	f := &syntax.File{Path: "<type>", Items: []syntax.Stmt{stmt}}
 	opts, _ := in.options(nil)

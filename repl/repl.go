@@ -24,6 +24,7 @@ import (
 	"sort"
 	"strings"
 	"sync/atomic"
+	"unicode"
 
 	"github.com/peterh/liner"
 
@@ -193,6 +194,8 @@ type REPL struct {
 	in   *interp.Interactive
 	out  io.Writer
 	errw io.Writer
+	// braced: the last entry evaluated ended with a `}`
+	braced bool
 }
 
 // New makes a REPL whose values and errors go to out and errw (program
@@ -206,8 +209,13 @@ func New(in *interp.Interactive, out, errw io.Writer) *REPL {
 func (r *REPL) Eval(src string) (code int, exit bool) {
 	err := r.in.Eval(src)
 	r.warnings()
+	braced := r.braced
+	r.braced = strings.HasSuffix(strings.TrimSpace(src), "}")
 	if err == nil {
 		return 0, false
+	}
+	if braced {
+		explainDetachedClause(src, err)
 	}
 	var e *vm.Error
 	if errors.As(err, &e) {
@@ -225,6 +233,34 @@ func (r *REPL) Eval(src string) (code int, exit bool) {
 	}
 	io.WriteString(r.errw, r.render(err))
 	return 0, false
+}
+
+// explainDetachedClause adds a help to the parse error of an entry that
+// starts with `else`, `catch` or `finally` after an entry that ended with
+// a `}`: a script may put the clause on the line after the `}` it
+// follows, but at the prompt that `}` ended the entry, which has run
+// (docs/repl.md).
+func explainDetachedClause(src string, err error) {
+	word := strings.TrimSpace(src)
+	if i := strings.IndexFunc(word, func(c rune) bool { return !unicode.IsLetter(c) }); i >= 0 {
+		word = word[:i]
+	}
+	if word != "else" && word != "catch" && word != "finally" {
+		return
+	}
+	var list diag.List
+	var one *diag.Error
+	switch {
+	case errors.As(err, &list) && len(list) > 0:
+		one = list[0]
+	case errors.As(err, &one):
+	default:
+		return
+	}
+	if one.Severity == diag.SevError && one.Line == 1 && one.Help == "" {
+		example := map[string]string{"else": "} else {", "catch": "} catch (e) {", "finally": "} finally {"}[word]
+		one.Help = fmt.Sprintf("at the prompt, the `}` on the line before ended the entry, which has run; put `%s` on that line (`%s`)", word, example)
+	}
 }
 
 // render formats an error like `harn run` does, leaving out the stack
@@ -266,6 +302,26 @@ Commands:
   :type EXPR     show the static type of EXPR without running it
 `
 
+// commandAliases maps each spelling of a command to its name in help.
+var commandAliases = map[string]string{"help": "help", "h": "help", "?": "help", "quit": "quit", "q": "quit",
+	"exit": "quit", "load": "load", "l": "load", "type": "type", "t": "type"}
+
+// commandHelp is the lines of help describing the command name
+// (`:load`, `load`, `:q`), or "" when name is no command.
+func commandHelp(name string) string {
+	cmd, ok := commandAliases[strings.TrimPrefix(name, ":")]
+	if !ok {
+		return ""
+	}
+	var b strings.Builder
+	for _, line := range strings.Split(help, "\n") {
+		if f := strings.Fields(line); len(f) > 0 && f[0] == ":"+cmd {
+			b.WriteString(line + "\n")
+		}
+	}
+	return b.String()
+}
+
 // Command runs a ':' command and reports whether the REPL should quit.
 func (r *REPL) Command(line string) (quit bool) {
 	name, arg, _ := strings.Cut(strings.TrimPrefix(line, ":"), " ")
@@ -278,7 +334,17 @@ func (r *REPL) Command(line string) (quit bool) {
 		}
 		es := builtindoc.Lookup(arg)
 		if len(es) == 0 {
-			fmt.Fprintf(r.errw, "error: no builtin named %q (see docs/builtins.md)\n", arg)
+			// `:help :load` (or `:help load`, no builtin's name): the
+			// command's lines of the help
+			if lines := commandHelp(arg); lines != "" {
+				fmt.Fprint(r.out, lines)
+				return false
+			}
+			if strings.HasPrefix(arg, ":") {
+				fmt.Fprintf(r.errw, "error: unknown command %s (try :help)\n", arg)
+				return false
+			}
+			fmt.Fprintf(r.errw, "error: %s\n", builtindoc.NotFound(arg))
 		}
 		for _, e := range es {
 			io.WriteString(r.out, e.Text())

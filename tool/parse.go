@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/harnlang/harn/internal/jsonv"
+	stdjson "github.com/harnlang/harn/stdlib/json"
 )
 
 // ParseCatalog reads a serialized harn-tools/2.0 catalog. It is the
@@ -17,6 +18,11 @@ import (
 func ParseCatalog(data []byte) (*Catalog, error) {
 	v, err := jsonv.Parse(data)
 	if err != nil {
+		// in serde_json's words, as json_parse and the generated CLI
+		// describe JSON that does not parse (docs/tool-diff.md)
+		if _, serr := stdjson.Parse(string(data)); serr != nil {
+			err = serr
+		}
 		return nil, fmt.Errorf("invalid tool catalog JSON: %v", err)
 	}
 	o, ok := v.(*jsonv.Object)

@@ -1,10 +1,8 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"math"
 	"os"
 	"strconv"
@@ -13,6 +11,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/harnlang/harn/internal/jsonv"
+	stdfs "github.com/harnlang/harn/stdlib/fs"
+	stdjson "github.com/harnlang/harn/stdlib/json"
 	"github.com/harnlang/harn/tool"
 	"github.com/harnlang/harn/vm"
 )
@@ -131,18 +131,14 @@ func readInput(spec string, stdin io.Reader) (*jsonv.Object, error) {
 		}
 		b, err := io.ReadAll(stdin)
 		if err != nil {
-			return nil, fmt.Errorf("failed to read --harn-input from stdin: %v", err)
+			return nil, fmt.Errorf("failed to read --harn-input from stdin: %s", stdfs.OSErrorText(err))
 		}
 		data = b
 	case strings.HasPrefix(spec, "@"):
 		path := spec[1:]
 		b, err := os.ReadFile(path)
 		if err != nil {
-			var pe *fs.PathError
-			if errors.As(err, &pe) {
-				err = pe.Err
-			}
-			return nil, fmt.Errorf("failed to read --harn-input file %q: %v", path, err)
+			return nil, fmt.Errorf("failed to read --harn-input file %q: %s", path, stdfs.OSErrorText(err))
 		}
 		data = b
 	default:
@@ -150,7 +146,7 @@ func readInput(spec string, stdin io.Reader) (*jsonv.Object, error) {
 	}
 	v, err := jsonv.Parse(data)
 	if err != nil {
-		return nil, fmt.Errorf("invalid --harn-input JSON: %v", err)
+		return nil, fmt.Errorf("invalid --harn-input JSON: %s", jsonErrorText(data, err))
 	}
 	o, ok := v.(*jsonv.Object)
 	if !ok {
@@ -203,9 +199,20 @@ func coerce(a *tool.CLIArg, raw string) (any, error) {
 		if oneOf(raw, a.Candidates) {
 			return raw, nil
 		}
-		return nil, fmt.Errorf("%s expects JSON: %v", a.Flag, err)
+		return nil, fmt.Errorf("%s expects JSON: %s", a.Flag, jsonErrorText([]byte(raw), err))
 	}
 	return v, nil
+}
+
+// jsonErrorText words err, the failure of jsonv.Parse on data, as
+// upstream's parser (serde_json) does and json_parse reports it:
+// `expected value at line 1 column 1`, `EOF while parsing a value at
+// line 1 column 13` (docs/tool-run.md).
+func jsonErrorText(data []byte, err error) string {
+	if _, serr := stdjson.Parse(string(data)); serr != nil {
+		return serr.Error()
+	}
+	return err.Error() // a limit only one of the parsers has
 }
 
 // render writes a classified outcome in the selected output mode and

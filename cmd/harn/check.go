@@ -39,7 +39,7 @@ func cmdCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		if len(a) > 1 && a[0] == '-' {
 			// not a file that cannot be read: harn check has no options
-			fmt.Fprintf(stderr, "error: unknown option %s\n\n%s", a, commandHelp["check"])
+			fmt.Fprintf(stderr, "error: %s\n\n%s", unknownOption(a, "--strict-types", "--help"), commandHelp["check"])
 			return 2
 		}
 	}

@@ -31,7 +31,7 @@ func TestCheckCommand(t *testing.T) {
 		{[]string{good, bad}, 1, []string{"error[HARN-TYP-007]: let binding `n`: expected int, found string", "bad.harn:2:14", "2 | let n: int = \"five\"", "^"}},
 		{[]string{filepath.Join(dir, "missing.harn")}, 1, []string{"cannot read"}},
 		{[]string{dir}, 1, []string{"good.harn:4:9", "bad.harn:2:14"}},
-		{[]string{good, "--strict"}, 2, []string{"error: unknown option --strict\n\nUsage: harn check [--strict-types] [PATH...]"}},
+		{[]string{good, "--strict"}, 2, []string{"error: unknown option --strict (did you mean \"--strict-types\"?)\n\nUsage: harn check [--strict-types] [PATH...]"}},
 	}
 	for _, c := range cases {
 		var stdout, stderr bytes.Buffer

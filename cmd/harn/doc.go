@@ -30,7 +30,7 @@ func cmdDoc(args []string, stdout, stderr io.Writer) int {
 			return 0
 		}
 		if len(a) > 1 && a[0] == '-' { // no builtin name starts with '-'
-			fmt.Fprintf(stderr, "error: unknown option %s\n\n%s", a, docHelp)
+			fmt.Fprintf(stderr, "error: %s\n\n%s", unknownOption(a, "--help"), docHelp)
 			return 2
 		}
 	}
@@ -40,7 +40,7 @@ func cmdDoc(args []string, stdout, stderr io.Writer) int {
 	}
 	es := builtindoc.Lookup(args[0])
 	if len(es) == 0 {
-		fmt.Fprintf(stderr, "error: no builtin named %q (see docs/builtins.md)\n", args[0])
+		fmt.Fprintf(stderr, "error: %s\n", builtindoc.NotFound(args[0]))
 		return 1
 	}
 	for i, e := range es {

@@ -50,7 +50,7 @@ func cmdFmt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprint(stdout, fmtHelp)
 			return 0
 		case strings.HasPrefix(a, "-") && a != "-":
-			fmt.Fprintf(stderr, "error: unknown option %s\n\n%s", a, fmtHelp)
+			fmt.Fprintf(stderr, "error: %s\n\n%s", unknownOption(a, "--check", "--help"), fmtHelp)
 			return 2
 		default:
 			paths = append(paths, a)

@@ -3,12 +3,15 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"slices"
 	"strings"
 
 	"github.com/harnlang/harn/scaffold"
+	"github.com/harnlang/harn/stdlib"
 )
 
 const initHelp = `Usage: harn init [DIR] [--template script|tool-server|library] [--name NAME]
@@ -48,7 +51,11 @@ func cmdInit(args []string, stdout, stderr io.Writer) int {
 				template = val
 			}
 		default:
-			if strings.HasPrefix(a, "-") || dirSet {
+			if len(a) > 1 && a[0] == '-' {
+				fmt.Fprintf(stderr, "error: %s\n\n%s", unknownOption(a, "--template", "--name", "--help"), initHelp)
+				return 2
+			}
+			if dirSet {
 				fmt.Fprintf(stderr, "error: unexpected argument %s\n\n%s", a, initHelp)
 				return 2
 			}
@@ -67,7 +74,12 @@ func cmdInit(args []string, stdout, stderr io.Writer) int {
 	}
 	files, err := scaffold.Create(dir, template, name)
 	if err != nil {
-		fmt.Fprintf(stderr, "error: %v\n", err)
+		var pe *fs.PathError
+		if errors.As(err, &pe) { // a directory or file that cannot be made
+			fmt.Fprintf(stderr, "error: cannot create %s: %s\n", pe.Path, stdlib.OSErrorText(pe.Err))
+		} else {
+			fmt.Fprintf(stderr, "error: %v\n", err)
+		}
 		return 1
 	}
 	for _, f := range files {

@@ -111,3 +111,15 @@ func TestInitRefusesInvalidNames(t *testing.T) {
 		t.Errorf("harn.toml: %s", b)
 	}
 }
+
+// TestInitCannotCreate: a DIR that cannot be made (a file is in the way)
+// is reported in the words every command uses for the file system
+// (Rust's, as upstream prints them), not Go's `mkdir x: not a directory`.
+func TestInitCannotCreate(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "taken")
+	os.WriteFile(file, []byte("x"), 0o644)
+	out, errOut, code := runHarn("init", file)
+	if code != 1 || out != "" || errOut != "error: cannot create "+file+": Not a directory (os error 20)\n" {
+		t.Errorf("exit %d\nstdout %q\nstderr %q", code, out, errOut)
+	}
+}

@@ -17,12 +17,14 @@ import (
 	"github.com/harnlang/harn/stdlib"
 )
 
-const lintHelp = `Usage: harn lint [--fix] [--disable ID,...] [FILE|DIR]...
+const lintHelp = `Usage: harn lint [--fix] [--disable ID,...] [FILE|DIR|-]...
        harn lint --explain ID
 
 Report code that runs but is probably not what was meant (docs/lint.md).
 Directories are searched for .harn files; with no argument the current
-directory is linted. Each finding names its rule in brackets.
+directory is linted; "-" lints standard input (with --fix, the fixed
+text is written to standard output). Each finding names its rule in
+brackets.
 
   --fix           apply every safe fix, then format the file (harn fmt)
   --disable IDS   skip the rules with these comma-separated ids
@@ -37,7 +39,7 @@ errors, 2 on bad usage.
 `
 
 // cmdLint is `harn lint`.
-func cmdLint(args []string, stdout, stderr io.Writer) int {
+func cmdLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fix := false
 	var paths []string
 	var opts lint.Options
@@ -67,13 +69,13 @@ func cmdLint(args []string, stdout, stderr io.Writer) int {
 			for _, id := range strings.Split(ids, ",") {
 				r := lint.Lookup(id)
 				if r == nil {
-					fmt.Fprintf(stderr, "error: unknown rule %q (rules: %s)\n", id, ruleIDs())
+					fmt.Fprintf(stderr, "error: %s\n", unknownRule(id))
 					return 2
 				}
 				opts.Disable = append(opts.Disable, r.ID)
 			}
-		case strings.HasPrefix(a, "-"):
-			fmt.Fprintf(stderr, "error: unknown option %s\n\n%s", a, lintHelp)
+		case strings.HasPrefix(a, "-") && a != "-":
+			fmt.Fprintf(stderr, "error: %s\n\n%s", unknownOption(a, "--fix", "--disable", "--explain", "--help"), lintHelp)
 			return 2
 		default:
 			paths = append(paths, a)
@@ -87,6 +89,25 @@ func cmdLint(args []string, stdout, stderr io.Writer) int {
 	// them; its errors are printed once, as harn check prints them.
 	seen := map[string]bool{}
 	for _, p := range paths {
+		if p == "-" { // the program on standard input, once
+			if stdin == nil {
+				continue
+			}
+			src, err := io.ReadAll(stdin)
+			stdin = nil
+			if err != nil {
+				fmt.Fprintf(stderr, "error: reading standard input: %v\n", err)
+				status = 1
+				continue
+			}
+			n, nfix, ok := lintSource(stdinPath, src, fix, opts, seen, stdout, stderr)
+			total += n
+			fixable += nfix
+			if !ok || n > 0 {
+				status = 1
+			}
+			continue
+		}
 		files, ok := harnFilesOf(p, stderr)
 		if !ok {
 			status = 1
@@ -118,18 +139,23 @@ func plural(n int, one, many string) string {
 	return many
 }
 
-func ruleIDs() string {
+// unknownRule is the message for id, no rule's: the closest rule (`did
+// you mean`), else the list of rules.
+func unknownRule(id string) string {
 	var ids []string
 	for _, r := range lint.Rules {
 		ids = append(ids, r.ID)
 	}
-	return strings.Join(ids, ", ")
+	if hint := diag.DidYouMean(id, ids); hint != "" {
+		return fmt.Sprintf("unknown rule %q%s", id, hint)
+	}
+	return fmt.Sprintf("unknown rule %q (rules: %s)", id, strings.Join(ids, ", "))
 }
 
 func explainRule(id string, stdout, stderr io.Writer) int {
 	r := lint.Lookup(id)
 	if r == nil {
-		fmt.Fprintf(stderr, "error: unknown rule %q (rules: %s)\n", id, ruleIDs())
+		fmt.Fprintf(stderr, "error: %s\n", unknownRule(id))
 		return 2
 	}
 	fmt.Fprintf(stdout, "%s: %s\n\n%s\n", r.ID, r.Summary, r.Explain)
@@ -177,15 +203,32 @@ func lintFile(path string, fix bool, opts lint.Options, seen map[string]bool, st
 		fmt.Fprintf(stderr, "error: cannot read %s: %s\n", path, stdlib.OSErrorText(err))
 		return 0, 0, false
 	}
+	return lintSource(path, src, fix, opts, seen, nil, stderr)
+}
+
+// lintSource is lintFile for src, the text of path. With fix the fixed
+// text is written to fixed, or over the file path when fixed is nil; on
+// standard input (`harn lint --fix -`, fixed set) it is written whole, as
+// `harn fmt -` writes, also when nothing changed, or when the source has
+// errors, unchanged.
+func lintSource(path string, src []byte, fix bool, opts lint.Options, seen map[string]bool, fixed, stderr io.Writer) (n, fixable int, ok bool) {
 	var checked diag.List
 	analyze := lintAnalyzer(path, &checked)
 	if fix {
 		out, nfixed, err := lint.Fix(path, src, analyze, opts)
 		if err != nil {
+			if fixed != nil {
+				fixed.Write(src)
+			}
 			reportLintError(stderr, err, src, seen)
 			return 0, 0, false
 		}
-		if !bytes.Equal(out, src) {
+		if fixed != nil {
+			fixed.Write(out)
+			if nfixed > 0 {
+				fmt.Fprintf(stderr, "%s: fixed %d %s\n", path, nfixed, plural(nfixed, "finding", "findings"))
+			}
+		} else if !bytes.Equal(out, src) {
 			if err := rewriteSource(path, out); err != nil {
 				fmt.Fprintf(stderr, "error: cannot write %s: %v\n", path, err)
 				return 0, 0, false

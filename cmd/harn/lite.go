@@ -34,7 +34,7 @@ const fullName = "harn-full"
 
 func cmdDoc(_ []string, _, stderr io.Writer) int                { return execFull(stderr) }
 func cmdInit(_ []string, _, stderr io.Writer) int               { return execFull(stderr) }
-func cmdLint(_ []string, _, stderr io.Writer) int               { return execFull(stderr) }
+func cmdLint(_ []string, _ io.Reader, _, stderr io.Writer) int  { return execFull(stderr) }
 func cmdLsp(_ []string, _, stderr io.Writer) int                { return execFull(stderr) }
 func cmdMcp(_ []string, _ io.Reader, _, stderr io.Writer) int   { return execFull(stderr) }
 func cmdOrchestrator(_ []string, _, stderr io.Writer) int       { return execFull(stderr) }

@@ -33,7 +33,11 @@ func cmdLsp(args []string, stdout, stderr io.Writer) int {
 		case "--stdio":
 			// what VS Code's client passes; stdio is the only transport
 		default:
-			fmt.Fprintf(stderr, "error: unexpected argument %s\n\n%s", a, lspHelp)
+			msg := "unexpected argument " + a
+			if len(a) > 1 && a[0] == '-' {
+				msg = unknownOption(a, "--stdio", "--help")
+			}
+			fmt.Fprintf(stderr, "error: %s\n\n%s", msg, lspHelp)
 			return 2
 		}
 	}

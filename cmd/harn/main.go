@@ -103,7 +103,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "lsp":
 		return cmdLsp(args[1:], stdout, stderr)
 	case "lint":
-		return cmdLint(args[1:], stdout, stderr)
+		return cmdLint(args[1:], stdin, stdout, stderr)
 	case "repl":
 		return cmdRepl(args[1:], stdout, stderr)
 	case "tool":
@@ -129,9 +129,20 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		writeUsage(stdout)
 		return 0
 	}
-	fmt.Fprintf(stderr, "error: unknown command %q\n\n%s", args[0], usage)
+	if len(args[0]) > 1 && args[0][0] == '-' {
+		fmt.Fprintf(stderr, "error: %s\n\nRun 'harn help' for the list of commands.\n",
+			unknownOption(args[0], "--help", "--version", "--max-memory"))
+		return 2
+	}
+	fmt.Fprintf(stderr, "error: %s\n\nRun 'harn help' for the list of commands.\n",
+		unknownCommand("command", args[0], commandNames))
 	return 2
 }
+
+// commandNames are the commands `harn` dispatches, for the suggestion of
+// an unknown one.
+var commandNames = []string{"run", "test", "check", "fmt", "init", "lsp", "lint", "repl", "tool",
+	"serve", "mcp", "orchestrator", "doc", "version", "help"}
 
 func cmdHelp(name string, stdout, stderr io.Writer) int {
 	if h, ok := commandHelp[name]; ok {
@@ -143,7 +154,11 @@ func cmdHelp(name string, stdout, stderr io.Writer) int {
 			return code
 		}
 	}
-	fmt.Fprintf(stderr, "error: no help for unknown command %q\n", name)
+	names := make([]string, 0, len(commandHelp))
+	for n := range commandHelp {
+		names = append(names, n)
+	}
+	fmt.Fprintf(stderr, "error: no help for %s\n", unknownCommand("command", name, names))
 	return 2
 }
 

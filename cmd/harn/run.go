@@ -53,7 +53,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		path, src, args = stdinPath, data, args[1:]
 	default:
 		var ok bool
-		if args, ok = fileFirst(args, commandHelp["run"], stderr); !ok {
+		if args, ok = fileFirst(args, commandHelp["run"], stderr, "-e", "--max-memory", "--help"); !ok {
 			return 2
 		}
 		path, args = args[0], args[1:]
@@ -135,13 +135,14 @@ var liteEntry func(fi os.FileInfo)
 // before FILE and whose arguments after it are the script's (docs/run.md):
 // `--` ends the options, so `harn run -- -x.harn` runs a file whose name
 // starts with a dash, and any other dash argument in FILE's place is an
-// unknown option, reported with help (ok false: exit 2).
-func fileFirst(args []string, help string, stderr io.Writer) (rest []string, ok bool) {
+// unknown option, reported with help (ok false: exit 2); known are the
+// options the command takes, for the suggestion.
+func fileFirst(args []string, help string, stderr io.Writer, known ...string) (rest []string, ok bool) {
 	if args[0] == "--" && len(args) > 1 {
 		return args[1:], true
 	}
 	if len(args[0]) > 1 && args[0][0] == '-' {
-		fmt.Fprintf(stderr, "error: unknown option %s\n\n%s", args[0], help)
+		fmt.Fprintf(stderr, "error: %s\n\n%s", unknownOption(args[0], known...), help)
 		return nil, false
 	}
 	return args, true

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -21,7 +22,8 @@ const testHelp = `Usage: harn test [PATH...] [--filter PAT] [--json] [--junit FI
 Run the test functions of test files (docs/test.md): top-level functions
 without required parameters and pipelines named test_* (or marked @test),
 in *_test.harn files and in .harn files under tests/ directories. PATH is a file or a
-directory to search (default: the current directory). Each test runs in a
+directory to search (default: the current directory), or FILE::NAME, the
+id the reports print, for one test of FILE. Each test runs in a
 fresh session; assert, assert_eq and assert_ne fail it, and a failed
 assert_eq shows expected and actual values side by side or as a line diff.
 
@@ -93,7 +95,7 @@ func cmdTest(args []string, stdout, stderr io.Writer) int {
 			opts.Timeout = d
 		default:
 			if strings.HasPrefix(a, "-") {
-				fmt.Fprintf(stderr, "error: unknown option %s\n\n%s", a, testHelp)
+				fmt.Fprintf(stderr, "error: %s\n\n%s", unknownOption(a, "--filter", "--json", "--junit", "--timeout", "--help"), testHelp)
 				return 2
 			}
 			paths = append(paths, a)
@@ -104,10 +106,30 @@ func cmdTest(args []string, stdout, stderr io.Writer) int {
 	}
 	status := 0
 	found := paths[:0:0]
+	// FILE::NAME (a test's id, as reports show it) runs that test of FILE;
+	// a FILE named whole as well runs all of its tests
+	picked := map[string][]string{} // file -> the names picked
+	whole := map[string]bool{}
+	for _, p := range paths {
+		if _, err := os.Stat(p); err == nil {
+			whole[p] = true
+		}
+	}
 	for _, p := range paths {
 		if _, err := os.Stat(p); err != nil {
-			fmt.Fprintf(stderr, "error: cannot read %s: %s\n", p, stdlib.OSErrorText(err))
-			status = 1
+			file, name, ok := splitTestID(p)
+			if !ok {
+				fmt.Fprintf(stderr, "error: cannot read %s: %s\n", p, stdlib.OSErrorText(err))
+				status = 1
+				continue
+			}
+			if whole[file] {
+				continue
+			}
+			if _, ok := picked[file]; !ok {
+				found = append(found, file)
+			}
+			picked[file] = append(picked[file], name)
 			continue
 		}
 		found = append(found, p)
@@ -128,6 +150,25 @@ func cmdTest(args []string, stdout, stderr io.Writer) int {
 		junitFile = f
 	}
 	tests, errs := harntest.Discover(found, opts.Filter)
+	if len(picked) > 0 {
+		var kept []harntest.Test
+		have := map[string]bool{}
+		for _, t := range tests {
+			if names, ok := picked[t.File]; !ok || slices.Contains(names, t.Name) {
+				kept = append(kept, t)
+				have[t.ID()] = true
+			}
+		}
+		tests = kept
+		for file, names := range picked {
+			for _, name := range names {
+				if _, broken := errs[file]; !broken && !have[file+"::"+name] && opts.Filter == "" {
+					fmt.Fprintf(stderr, "error: %s has no test named %s\n", file, name)
+					status = 1
+				}
+			}
+		}
+	}
 	// A test file that cannot be read, parsed or checked is a failure of its own,
 	// reported first (its caret error on stderr in text mode).
 	var results []harntest.Result
@@ -170,6 +211,23 @@ func cmdTest(args []string, stdout, stderr io.Writer) int {
 	return status
 }
 
+// splitTestID reads FILE::NAME, a test's id, where FILE is a file that
+// exists and NAME a name (letters, digits, underscores).
+func splitTestID(arg string) (file, name string, ok bool) {
+	i := strings.LastIndex(arg, "::")
+	if i <= 0 {
+		return "", "", false
+	}
+	file, name = arg[:i], arg[i+2:]
+	if name == "" || !harntest.FilterCouldMatch("", name) {
+		return "", "", false
+	}
+	if info, err := os.Stat(file); err != nil || info.IsDir() {
+		return "", "", false
+	}
+	return file, name, true
+}
+
 // cmdTestConformance is `harn test conformance [DIR] [--filter PAT]`.
 func cmdTestConformance(rest []string, stdout, stderr io.Writer) int {
 	dir, filter, dirSet := "conformance", "", false
@@ -186,7 +244,7 @@ func cmdTestConformance(rest []string, stdout, stderr io.Writer) int {
 			}
 			filter, i = v, last
 		case strings.HasPrefix(a, "-"):
-			fmt.Fprintf(stderr, "error: unknown option %s (harn test conformance takes only --filter)\n\n%s", a, commandHelp["test conformance"])
+			fmt.Fprintf(stderr, "error: %s (harn test conformance takes only --filter)\n\n%s", unknownOption(a, "--filter", "--help"), commandHelp["test conformance"])
 			return 2
 		case dirSet:
 			fmt.Fprintf(stderr, "error: unexpected argument %s (harn test conformance takes one DIR)\n\n%s", a, commandHelp["test conformance"])

@@ -162,3 +162,56 @@ func TestJUnitFileCheckedFirst(t *testing.T) {
 		t.Error("the tests ran before the report file was checked")
 	}
 }
+
+// TestHarnTestByID: FILE::NAME, a test's id as the reports print it,
+// runs that one test of FILE (docs/test.md); a name FILE has no test of
+// is an error, and a FILE named whole as well runs all of its tests.
+func TestHarnTestByID(t *testing.T) {
+	dir := t.TempDir()
+	wd, _ := os.Getwd()
+	if err := os.Chdir(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chdir(wd)
+	os.WriteFile("a_test.harn", []byte("fn test_ok() { assert(true) }\nfn test_bad() { assert(false) }\nfn test_two() { assert(true) }\n"), 0o644)
+	out, errOut, code := runHarn("test", "a_test.harn::test_ok")
+	if code != 0 || !strings.Contains(out, "ok   a_test.harn::test_ok") || !strings.Contains(out, "1 passed, 0 failed") {
+		t.Errorf("one test: exit %d\n%s%s", code, out, errOut)
+	}
+	out, errOut, code = runHarn("test", "a_test.harn::test_ok", "a_test.harn::test_two")
+	if code != 0 || !strings.Contains(out, "2 passed, 0 failed") || strings.Contains(out, "test_bad") {
+		t.Errorf("two tests: exit %d\n%s%s", code, out, errOut)
+	}
+	out, errOut, code = runHarn("test", "a_test.harn::test_nope")
+	if code != 1 || errOut != "error: a_test.harn has no test named test_nope\n" {
+		t.Errorf("unknown name: exit %d\n%s%s", code, out, errOut)
+	}
+	out, errOut, code = runHarn("test", "a_test.harn::test_ok", "a_test.harn")
+	if code != 1 || !strings.Contains(out, "2 passed, 1 failed") {
+		t.Errorf("named whole too: exit %d\n%s%s", code, out, errOut)
+	}
+	if _, errOut, code = runHarn("test", "nope_test.harn::test_ok"); code != 1 || !strings.Contains(errOut, "error: cannot read nope_test.harn::test_ok: No such file or directory") {
+		t.Errorf("missing file: exit %d\n%s", code, errOut)
+	}
+}
+
+// TestHarnTestFilterSkipsOtherFiles: a file --filter cannot keep a test
+// of is not searched, so a broken one is not reported; a filter that
+// could name one of its tests still reports it (docs/test.md).
+func TestHarnTestFilterSkipsOtherFiles(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a_test.harn"), []byte("fn test_ok() { assert(true) }\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "b_test.harn"), []byte("fn test_x() { let y = ; }\n"), 0o644)
+	for _, filter := range []string{"a_test.harn", "a_test.harn::test_o", "/a_"} {
+		out, errOut, code := runHarn("test", dir, "--filter", filter)
+		if code != 0 || !strings.Contains(out, "1 passed, 0 failed") || strings.Contains(out+errOut, "b_test") {
+			t.Errorf("--filter %s: exit %d\n%s%s", filter, code, out, errOut)
+		}
+	}
+	for _, filter := range []string{"test_ok", "::test_ok", "_test.harn::test", "b_test"} {
+		out, errOut, code := runHarn("test", dir, "--filter", filter)
+		if code != 1 || !strings.Contains(out, "b_test.harn::(file)") {
+			t.Errorf("--filter %s: exit %d\n%s%s", filter, code, out, errOut)
+		}
+	}
+}

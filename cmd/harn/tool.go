@@ -91,7 +91,7 @@ func parseToolArgs(sub, help string, args, flags, options []string, stdout, stde
 			}
 			a.values[name], i = value, last
 		case strings.HasPrefix(arg, "-") && arg != "-":
-			return usage("unknown option %q", arg)
+			return usage("%s", unknownOption(arg, append(append([]string{"--help"}, flags...), options...)...))
 		case a.file == "":
 			a.file = arg
 		default:
@@ -116,7 +116,11 @@ func cmdTool(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if sub, ok := toolCommands[args[0]]; ok {
 		return sub(args[1:], stdin, stdout, stderr)
 	}
-	fmt.Fprintf(stderr, "error: unknown tool subcommand %q\n\n%s", args[0], toolHelp)
+	subs := make([]string, 0, len(toolCommands))
+	for name := range toolCommands {
+		subs = append(subs, name)
+	}
+	fmt.Fprintf(stderr, "error: %s\n\n%s", unknownCommand("tool subcommand", args[0], subs), toolHelp)
 	return 2
 }
 

@@ -60,7 +60,7 @@ func cmdToolDiff(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				surface = value
 			}
 		case strings.HasPrefix(arg, "-") && arg != "-":
-			return usage("unknown option %q", arg)
+			return usage("%s", unknownOption(arg, "--json", "--fail-on", "--surface", "--help"))
 		default:
 			files = append(files, arg)
 		}

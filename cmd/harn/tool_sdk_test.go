@@ -106,11 +106,11 @@ func TestToolDiff(t *testing.T) {
 	}{
 		{[]string{"tool", "diff", v1}, "needs OLD and NEW"},
 		{[]string{"tool", "diff", v1, v2, "--fail-on", "some"}, `unsupported --fail-on "some"`},
-		{[]string{"tool", "diff", v1, v2, "--colour"}, `unknown option "--colour"`},
+		{[]string{"tool", "diff", v1, v2, "--colour"}, `unknown option --colour`},
 		{[]string{"tool", "diff", "missing.json", v2}, "error: cannot read missing.json: No such file or directory (os error 2)\n"},
 		{[]string{"tool", "diff", v1, v2, "extra"}, `error: unexpected argument "extra"`},
 		// the file is named once, a script's error shows its source line
-		{[]string{"tool", "diff", badJSON, v2}, "error: " + badJSON + ": invalid tool catalog JSON: expected string key at offset 2\n"},
+		{[]string{"tool", "diff", badJSON, v2}, "error: " + badJSON + ": invalid tool catalog JSON: EOF while parsing an object at line 2 column 0\n"},
 		{[]string{"tool", "diff", v1, badScript}, "error: Unexpected character '~' at 1:9\n  --> " + badScript + ":1:9\n"},
 	} {
 		_, stderr, code := runHarn(c.args...)

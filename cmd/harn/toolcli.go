@@ -79,7 +79,7 @@ func cmdToolRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, "error: harn tool run needs a FILE\n\n"+toolRunHelp)
 		return 2
 	}
-	args, ok := fileFirst(args, toolRunHelp, stderr)
+	args, ok := fileFirst(args, toolRunHelp, stderr, "--surface", "--help")
 	if !ok {
 		return 2
 	}

@@ -46,7 +46,7 @@ func cmdVersion(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprint(stdout, commandHelp["version"])
 			return 0
 		case strings.HasPrefix(a, "-"):
-			fmt.Fprintf(stderr, "error: unknown option %s\n\n%s", a, commandHelp["version"])
+			fmt.Fprintf(stderr, "error: %s\n\n%s", unknownOption(a, "--help"), commandHelp["version"])
 		default:
 			fmt.Fprintf(stderr, "error: unexpected argument %s\n\n%s", a, commandHelp["version"])
 		}

@@ -911,6 +911,23 @@ func (c *checker) attrs(list []*syntax.Attribute, testable bool) {
 	}
 }
 
+// testParams warns about a `@test` function with a required parameter:
+// harn test calls a test without arguments, so it skips such a function
+// (docs/test.md), which the attribute says should run.
+func (c *checker) testParams(fn *syntax.FnDecl) {
+	for _, a := range fn.Attrs {
+		if a.Name != "test" {
+			continue
+		}
+		for _, p := range fn.Params {
+			if p.Default == nil && !p.Rest {
+				c.warnf(a.At, "`@test` function `%s` has a required parameter `%s`; harn test calls tests without arguments, so it never runs", fn.Name, p.Name)
+				return
+			}
+		}
+	}
+}
+
 // arityText describes how many arguments a callable takes, as the arity
 // warnings word it: "2 arguments", "1-2 arguments", and "at least 1
 // argument" when too few are passed to a fixed or variadic arity

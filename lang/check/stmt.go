@@ -146,6 +146,7 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		c.assign(s)
 	case *syntax.FnDecl:
 		c.attrs(s.Attrs, true)
+		c.testParams(s)
 		c.checkVariance(s)
 		c.fnDecl(s)
 	case *syntax.ToolDecl:
