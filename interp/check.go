@@ -330,7 +330,7 @@ func (s *Session) report(err error) {
 	case errors.As(err, &de):
 		*s.collect = append(*s.collect, de)
 	case errors.As(err, &ve):
-		d := &diag.Error{Msg: ve.Msg, Phase: diag.PhaseStatic}
+		d := &diag.Error{Msg: ve.Msg, Phase: diag.PhaseStatic, Help: ve.Help}
 		if len(ve.Trace) > 0 {
 			d.File, d.Line, d.Col = ve.Trace[0].File, ve.Trace[0].Line, ve.Trace[0].Col
 		}
