@@ -375,13 +375,22 @@ func (c *compiler) rtype(t syntax.TypeExpr, seen map[string]bool) *RType {
 			delete(seen, t.Name)
 			return r
 		}
+		if a := c.importedAlias(t.Name); a != nil && len(t.Args) == 0 && c.aliases[t.Name] == nil {
+			// an alias an import makes visible: checked as its body
+			// when that names only built-in types (its other names
+			// were written in the module)
+			if len(a.TypeParams) > 0 || !builtinOnly(a.Type) {
+				return nil
+			}
+			return c.rtype(a.Type, seen)
+		}
 		if t.Name == "number" && len(t.Args) == 0 { // int | float, not decimal (docs/spec/newer.md §2.4)
 			return &RType{Kind: "union", Name: "number", Elems: []*RType{{Kind: "int", Name: "int"}, {Kind: "float", Name: "float"}}}
 		}
 		if t.Name == "decimal" && len(t.Args) == 0 { // a value kind of its own (docs/spec/newer.md §2.4)
 			return &RType{Kind: "decimal", Name: "decimal"}
 		}
-		if c.isInterface(t.Name) {
+		if c.isInterface(t.Name) || c.importedInterface(t.Name) {
 			return &RType{Kind: "interface", Name: t.Name}
 		}
 		if len(t.Args) == 0 && types.IsRuntimeKindName(t.Name) && !c.info.IsEnum(t.Name) {
@@ -436,6 +445,13 @@ func builtinOnly(t syntax.TypeExpr) bool {
 	case *syntax.UnionType:
 		for _, m := range t.Types {
 			if !builtinOnly(m) {
+				return false
+			}
+		}
+		return true
+	case *syntax.ShapeType:
+		for _, f := range t.Fields {
+			if !builtinOnly(f.Type) {
 				return false
 			}
 		}
