@@ -342,7 +342,11 @@ func (c *compiler) rtype(t syntax.TypeExpr, seen map[string]bool) *RType {
 			return r
 		}
 		if sd := c.importedStruct(t.Name); sd != nil && c.info.Struct(t.Name) == nil {
-			return c.importedStructCheck(t.Name, sd)
+			r := c.importedStructCheck(t.Name, sd)
+			if len(t.Args) > 0 { // `Box<int>`: type arguments are static only
+				return &RType{Kind: "struct", Name: typeText(t), Decl: r.Decl, Fields: r.Fields}
+			}
+			return r
 		}
 		if a, ok := c.aliases[t.Name]; ok && len(a.TypeParams) > 0 && len(a.TypeParams) == len(t.Args) {
 			// a generic alias is checked as its body with the type
