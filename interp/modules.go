@@ -661,14 +661,21 @@ func missingFileHelp(path, abs string) string {
 			return "did you mean `std/" + path + "`? (standard modules are imported as std/NAME)"
 		}
 	}
+	slash := strings.LastIndexAny(path, `/\\`)
+	dir, base := path[:slash+1], path[slash+1:]
+	if base == "" || base == "." || base == ".." {
+		return ""
+	}
+	ext := filepath.Ext(base)
+	if info, err := os.Stat(strings.TrimSuffix(abs, ".harn")); ext == "" && err == nil && info.IsDir() {
+		return "`" + path + "` is a directory: import one of its files (`" + path + "/NAME`)"
+	}
 	entries, err := os.ReadDir(filepath.Dir(abs))
 	if err != nil {
 		return ""
 	}
 	// With no extension written, compare names without their .harn;
 	// with one, the whole file names (`a.harm` finds `a.harn`).
-	base := filepath.Base(path)
-	ext := filepath.Ext(base)
 	var names []string
 	for _, e := range entries {
 		if stem, ok := strings.CutSuffix(e.Name(), ".harn"); ok && !e.IsDir() && stem != "" {
@@ -683,7 +690,7 @@ func missingFileHelp(path, abs string) string {
 	if s == "" {
 		return ""
 	}
-	return "did you mean `" + path[:len(path)-len(base)] + s + "`?"
+	return "did you mean `" + dir + s + "`?"
 }
 
 // loadFailure is a failure to read or parse a module, before its import
