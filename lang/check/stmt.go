@@ -788,7 +788,7 @@ func immutableKeyword(k resolve.Kind) string {
 	case resolve.KStruct:
 		return "struct"
 	case resolve.KImport:
-		// imported names are immutable in the importer (language.md §11.2)
+		// imported names are immutable in the importer (docs/spec/language.md §11.2)
 		return "import"
 	}
 	return ""
