@@ -499,6 +499,30 @@ func (c *compiler) importedStruct(name string) *syntax.StructDecl {
 	return nil
 }
 
+// importedAlias returns the declaration of the type alias an import makes
+// visible under name (`Id`, or `ns.Id` for a namespace's), or nil.
+func (c *compiler) importedAlias(name string) *syntax.TypeDecl {
+	if c.types == nil || c.info.Struct(name) != nil || c.info.IsEnum(name) {
+		return nil
+	}
+	if d := c.types.Lookup(name); d != nil && d.Kind == types.AliasDecl && d.Origin != c.file.Path {
+		td, _ := d.Node.(*syntax.TypeDecl)
+		return td
+	}
+	return nil
+}
+
+// importedInterface reports whether an import makes an interface visible
+// under name (`Named`, or `ns.Named` for a namespace's) and the file
+// declares no type of that name.
+func (c *compiler) importedInterface(name string) bool {
+	if c.types == nil || c.info.Struct(name) != nil || c.info.IsEnum(name) || c.aliases[name] != nil {
+		return false
+	}
+	d := c.types.Lookup(name)
+	return d != nil && d.Kind == types.InterfaceDecl && d.Origin != c.file.Path
+}
+
 // isInterface reports whether the file declares an interface called name,
 // at top level or inside a function or pipeline body.
 func (c *compiler) isInterface(name string) bool {

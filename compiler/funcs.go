@@ -342,6 +342,13 @@ func (c *compiler) rtype(t syntax.TypeExpr, seen map[string]bool) *RType {
 			c.typeParams = outer
 			return r
 		}
+		if sd := c.importedStruct(t.Name); sd != nil && c.info.Struct(t.Name) == nil {
+			r := c.importedStructCheck(t.Name, sd)
+			if len(t.Args) > 0 { // `Box<int>`: type arguments are static only
+				return &RType{Kind: "struct", Name: typeText(t), Decl: r.Decl, Fields: r.Fields}
+			}
+			return r
+		}
 		if a, ok := c.aliases[t.Name]; ok && len(a.TypeParams) > 0 && len(a.TypeParams) == len(t.Args) {
 			// a generic alias is checked as its body with the type
 			// arguments put in for its parameters (`Box<int>` with
@@ -373,13 +380,22 @@ func (c *compiler) rtype(t syntax.TypeExpr, seen map[string]bool) *RType {
 			delete(seen, t.Name)
 			return r
 		}
+		if a := c.importedAlias(t.Name); a != nil && len(t.Args) == 0 && c.aliases[t.Name] == nil {
+			// an alias an import makes visible: checked as its body
+			// when that names only built-in types (its other names
+			// were written in the module)
+			if len(a.TypeParams) > 0 || !builtinOnly(a.Type) {
+				return nil
+			}
+			return c.rtype(a.Type, seen)
+		}
 		if t.Name == "number" && len(t.Args) == 0 { // int | float, not decimal (docs/spec/newer.md §2.4)
 			return &RType{Kind: "union", Name: "number", Elems: []*RType{{Kind: "int", Name: "int"}, {Kind: "float", Name: "float"}}}
 		}
 		if t.Name == "decimal" && len(t.Args) == 0 { // a value kind of its own (docs/spec/newer.md §2.4)
 			return &RType{Kind: "decimal", Name: "decimal"}
 		}
-		if c.isInterface(t.Name) {
+		if c.isInterface(t.Name) || c.importedInterface(t.Name) {
 			return &RType{Kind: "interface", Name: t.Name}
 		}
 		if len(t.Args) == 0 && types.IsRuntimeKindName(t.Name) && !c.info.IsEnum(t.Name) {
@@ -389,6 +405,76 @@ func (c *compiler) rtype(t syntax.TypeExpr, seen map[string]bool) *RType {
 		}
 	}
 	return nil
+}
+
+// importedStructCheck is the check of a struct an import makes visible
+// under name (`Point`, `ns.Point`): an instance of that struct, or a dict
+// with its required fields, as for the file's own structs. The fields'
+// types were written in the module, so only those naming no declared
+// type (int, string, list<int>, …) are checked here; the others accept
+// any value.
+func (c *compiler) importedStructCheck(name string, sd *syntax.StructDecl) *RType {
+	if r, ok := c.structRT[name]; ok {
+		return r
+	}
+	r := &RType{Kind: "struct", Name: name, Decl: sd.Name}
+	c.structRT[name] = r
+	outer := c.typeParams
+	c.typeParams = nil
+	restore := c.withTypeParams(sd.TypeParams)
+	for _, fd := range sd.Fields {
+		var ft *RType
+		if builtinOnly(fd.Type) {
+			ft = c.rtype(fd.Type, nil)
+		}
+		if ft == nil {
+			ft = &RType{Kind: "any", Name: "any"}
+		}
+		r.Fields = append(r.Fields, RField{Name: fd.Name, Optional: fd.Optional, Type: ft})
+	}
+	restore()
+	c.typeParams = outer
+	return r
+}
+
+// builtinOnly reports whether type expression t names only built-in
+// types, so that it means the same in every file.
+func builtinOnly(t syntax.TypeExpr) bool {
+	switch t := t.(type) {
+	case nil, *syntax.NilType, *syntax.LiteralType:
+		return true
+	case *syntax.OptionalType:
+		return builtinOnly(t.Elem)
+	case *syntax.ListType:
+		return builtinOnly(t.Elem)
+	case *syntax.UnionType:
+		for _, m := range t.Types {
+			if !builtinOnly(m) {
+				return false
+			}
+		}
+		return true
+	case *syntax.ShapeType:
+		for _, f := range t.Fields {
+			if !builtinOnly(f.Type) {
+				return false
+			}
+		}
+		return true
+	case *syntax.NamedType:
+		switch t.Name {
+		case "int", "float", "string", "bool", "set", "bytes", "closure", "nil", "list", "dict", "any":
+		default:
+			return false
+		}
+		for _, a := range t.Args {
+			if !builtinOnly(a) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // intersection is the check of `A & B & …`: a value must pass every

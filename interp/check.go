@@ -30,6 +30,11 @@ type importedFuncs struct{ m *Module }
 func (i importedFuncs) ImportedFunc(ns, name string) (*syntax.FnDecl, *types.Func, bool) {
 	def, decl := i.importedDecl(ns, name)
 	fn, ok := decl.(*syntax.FnDecl)
+	if p, isPipe := decl.(*syntax.PipelineDecl); isPipe {
+		// a pipeline is called like a function (docs/spec/newer.md §1.13)
+		fn, ok = &syntax.FnDecl{At: p.At, Attrs: p.Attrs, Name: p.Name, NamePos: p.NamePos,
+			Params: p.Params, Return: p.Return, Throws: p.Throws, Body: p.Body}, true
+	}
 	if !ok || def.env == nil {
 		return nil, nil, false
 	}
@@ -330,7 +335,7 @@ func (s *Session) report(err error) {
 	case errors.As(err, &de):
 		*s.collect = append(*s.collect, de)
 	case errors.As(err, &ve):
-		d := &diag.Error{Msg: ve.Msg, Phase: diag.PhaseStatic}
+		d := &diag.Error{Msg: ve.Msg, Phase: diag.PhaseStatic, Help: ve.Help}
 		if len(ve.Trace) > 0 {
 			d.File, d.Line, d.Col = ve.Trace[0].File, ve.Trace[0].Line, ve.Trace[0].Col
 		}

@@ -37,6 +37,7 @@ import (
 	"github.com/harnlang/harn/lang/syntax"
 	"github.com/harnlang/harn/lang/types"
 	"github.com/harnlang/harn/stdlib"
+	"github.com/harnlang/harn/stdlib/std"
 	"github.com/harnlang/harn/vm"
 )
 
@@ -508,7 +509,12 @@ func (s *Session) compileUnit(m *Module, kind unitKind, opaque bool) error {
 func (s *Session) importModule(from *Module, d *syntax.ImportDecl) (*Module, error) {
 	key, name, dir, err := s.locate(from, d.Path)
 	if err != nil {
-		return nil, importFailure(from, d, "%s", err.Error())
+		e := importFailure(from, d, "%s", err.Error())
+		var le *locateError
+		if errors.As(err, &le) {
+			e.Help = le.help
+		}
+		return nil, e
 	}
 	if key == fileKey(from) {
 		return nil, importFailure(from, d, "Import error: module imports itself ('%s' is %s)", d.Path, from.Name)
@@ -587,7 +593,7 @@ func (s *Session) cycle(t, from *Module) string {
 func (s *Session) locate(from *Module, path string) (key, name, dir string, err error) {
 	if rest, ok := strings.CutPrefix(path, "std/"); ok {
 		if _, ok := stdSource(rest); !ok {
-			return "", "", "", fmt.Errorf("Unknown stdlib module: %s", path)
+			return "", "", "", &locateError{msg: "Unknown stdlib module: " + path, help: stdHelp(rest)}
 		}
 		return path, path, "", nil
 	}
@@ -617,10 +623,74 @@ func (s *Session) locate(from *Module, path string) (key, name, dir string, err 
 			serr = &os.PathError{Op: "read", Path: abs, Err: syscall.EISDIR}
 		}
 		if serr != nil {
-			return "", "", "", fmt.Errorf("Import error: cannot read '%s': %s", name, stdlib.OSErrorText(serr))
+			return "", "", "", &locateError{
+				msg:  fmt.Sprintf("Import error: cannot read '%s': %s", name, stdlib.OSErrorText(serr)),
+				help: missingFileHelp(path, abs),
+			}
 		}
 	}
 	return abs, name, filepath.Dir(abs), nil
+}
+
+// locateError is an import path that names no module, with advice for
+// the report (the `= help:` line; catch does not see it).
+type locateError struct{ msg, help string }
+
+func (e *locateError) Error() string { return e.msg }
+
+// stdHelp advises on an unknown std module name: the closest embedded
+// module (docs/spec/language.md §3.2 rule), else the list of them.
+func stdHelp(name string) string {
+	names := std.Names()
+	if s := diag.Suggest(name, names); s != "" {
+		return "did you mean `std/" + s + "`?"
+	}
+	return "the standard modules are std/" + strings.Join(names, ", std/")
+}
+
+// missingFileHelp advises on an import path whose file does not exist
+// (abs is where it was looked for): a standard module of that name
+// (`import "json"`), else a close spelling among the .harn files of the
+// directory the path leads to, written as the import would name it.
+func missingFileHelp(path, abs string) string {
+	if !strings.ContainsAny(path, `/\\`) && filepath.Ext(path) == "" {
+		if path == "std" {
+			return "standard modules are imported as std/NAME"
+		}
+		if _, ok := stdSource(path); ok {
+			return "did you mean `std/" + path + "`? (standard modules are imported as std/NAME)"
+		}
+	}
+	slash := strings.LastIndexAny(path, `/\\`)
+	dir, base := path[:slash+1], path[slash+1:]
+	if base == "" || base == "." || base == ".." {
+		return ""
+	}
+	ext := filepath.Ext(base)
+	if info, err := os.Stat(strings.TrimSuffix(abs, ".harn")); ext == "" && err == nil && info.IsDir() {
+		return "`" + path + "` is a directory: import one of its files (`" + path + "/NAME`)"
+	}
+	entries, err := os.ReadDir(filepath.Dir(abs))
+	if err != nil {
+		return ""
+	}
+	// With no extension written, compare names without their .harn;
+	// with one, the whole file names (`a.harm` finds `a.harn`).
+	var names []string
+	for _, e := range entries {
+		if stem, ok := strings.CutSuffix(e.Name(), ".harn"); ok && !e.IsDir() && stem != "" {
+			if ext == "" {
+				names = append(names, stem)
+			} else {
+				names = append(names, e.Name())
+			}
+		}
+	}
+	s := diag.Suggest(base, names)
+	if s == "" {
+		return ""
+	}
+	return "did you mean `" + dir + s + "`?"
 }
 
 // loadFailure is a failure to read or parse a module, before its import

@@ -110,22 +110,41 @@ func (c *checker) structCall(d *types.Decl, args []syntax.Expr, at syntax.Pos) t
 }
 
 // pipeArgument checks the left side of `x |> f`, f a non-generic function
-// of the file, as the first argument of a call `f(x)`.
+// of the file or one an import binds (by name, or `ns.f`), as the first
+// argument of a call `f(x)`.
 func (c *checker) pipeArgument(e *syntax.PipeExpr, xt types.Type) {
-	id, ok := e.F.(*syntax.Ident)
-	if !ok {
+	var imp *importedFn
+	switch f := e.F.(type) {
+	case *syntax.Ident:
+		ref := c.info.Refs[f]
+		if ref == nil || ref.Binding == nil || ref.Scope == resolve.Hidden ||
+			c.multiDecl[ref.Binding.Name] && ref.Binding.Scope == resolve.Global {
+			return
+		}
+		if ref.Binding.Kind == resolve.KImport && c.importRef(ref, false) {
+			imp = c.imported("", f.Name)
+			break
+		}
+		if ref.Binding.Kind != resolve.KFn {
+			return
+		}
+		fn, ok := ref.Binding.Decl.(*syntax.FnDecl)
+		if !ok || len(fn.TypeParams) > 0 || len(fn.Params) == 0 {
+			return
+		}
+		c.arguments([]syntax.Expr{e.X}, []types.Type{xt}, c.sig(fn), nil)
+		return
+	case *syntax.MemberExpr:
+		id, ok := f.X.(*syntax.Ident)
+		if !ok || f.Optional || c.multiDecl[id.Name] || !c.importRef(c.info.Refs[id], true) {
+			return
+		}
+		imp = c.imported(id.Name, f.Name)
+	}
+	if imp == nil || len(imp.sig.TypeParams) > 0 || len(imp.sig.Params) == 0 {
 		return
 	}
-	ref := c.info.Refs[id]
-	if ref == nil || ref.Binding == nil || ref.Binding.Kind != resolve.KFn || ref.Scope == resolve.Hidden ||
-		c.multiDecl[ref.Binding.Name] && ref.Binding.Scope == resolve.Global {
-		return
-	}
-	fn, ok := ref.Binding.Decl.(*syntax.FnDecl)
-	if !ok || len(fn.TypeParams) > 0 || len(fn.Params) == 0 {
-		return
-	}
-	c.arguments([]syntax.Expr{e.X}, []types.Type{xt}, c.sig(fn), nil)
+	c.arguments([]syntax.Expr{e.X}, []types.Type{xt}, imp.sig, nil)
 }
 
 func (c *checker) callFn(e *syntax.CallExpr, fn *syntax.FnDecl, args []types.Type) types.Type {

@@ -377,6 +377,12 @@ func (c *checker) ident(e *syntax.Ident) types.Type {
 				return c.sig(fn)
 			}
 		}
+		if b.Kind == resolve.KImport && !c.multiDecl[b.Name] && c.importRef(ref, false) {
+			// an imported function used as a value (`xs.map(f)`)
+			if f := c.imported("", e.Name); f != nil {
+				return f.sig
+			}
+		}
 		return types.Any
 	}
 	if ref.Scope == resolve.Universal {
@@ -484,6 +490,13 @@ func (c *checker) member(e *syntax.MemberExpr) types.Type {
 	if c.namespaceRead(e) {
 		c.expr(e.X)
 		return types.Any
+	}
+	if id, ok := e.X.(*syntax.Ident); ok && !e.Optional && !c.multiDecl[id.Name] && c.importRef(c.info.Refs[id], true) {
+		// a function of a namespace import used as a value (`xs.map(ns.f)`)
+		if f := c.imported(id.Name, e.Name); f != nil {
+			c.expr(e.X)
+			return f.sig
+		}
 	}
 	if id, ok := e.X.(*syntax.Ident); ok && c.isStructRef(id) {
 		// A struct's name is its constructor: it has no properties

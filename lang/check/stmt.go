@@ -776,8 +776,9 @@ func (c *checker) shadowCheck(name string, pos syntax.Pos) {
 // immutableKeyword is the declaration keyword the HARN-OWN-001 warning
 // names for an assignment to a binding of kind k, or "" when the checker
 // does not warn. Parameters read 'const' as docs/spec/language.md §3.3
-// says; `fn`, `tool` and `struct` names, `catch` variables and `match`
-// bindings are immutable like `const` (§3.1) and name their own keyword.
+// says; `fn`, `tool` and `struct` names, `catch` variables, `match`
+// bindings and imported names are immutable like `const` (§3.1) and name
+// their own keyword.
 func immutableKeyword(k resolve.Kind) string {
 	switch k {
 	case resolve.KConst, resolve.KParam:
@@ -792,6 +793,9 @@ func immutableKeyword(k resolve.Kind) string {
 		return "match"
 	case resolve.KStruct:
 		return "struct"
+	case resolve.KImport:
+		// imported names are immutable in the importer (docs/spec/language.md §11.2)
+		return "import"
 	}
 	return ""
 }
