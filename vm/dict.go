@@ -249,6 +249,17 @@ func (d *Dict) Merge(other *Dict) *Dict {
 	if d.Len() == 0 {
 		return other
 	}
+	if n := d.Len(); n > smallDict && other.Len()*8 <= n {
+		// A few entries into a large dict (`acc = acc.merge({k: v})` in
+		// a loop): insert them into the persistent trie instead of
+		// sorting and copying every entry of d.
+		r := d
+		if r.root == nil {
+			r = r.toTrie()
+		}
+		other.Range(func(k string, v Value) bool { r = r.Set(k, v); return true })
+		return r
+	}
 	b := NewDictBuilder(d.Len() + other.Len())
 	d.Range(func(k string, v Value) bool { b.Set(k, v); return true })
 	other.Range(func(k string, v Value) bool { b.Set(k, v); return true })

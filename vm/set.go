@@ -26,8 +26,24 @@ type Set struct {
 // guarded by a lock of its own rather than by the VM lock.
 type setTable struct {
 	mu    sync.RWMutex
-	index map[string]int // structural key -> position
+	index map[string]int // structural key -> position; nil until first needed (see Without)
 	tip   int            // items claimed in the shared array
+}
+
+// built builds the key index of a set made by Without on its first use.
+// The caller holds t.mu for writing.
+func (t *setTable) built(items []Value) {
+	if t.index != nil {
+		return
+	}
+	index := make(map[string]int, len(items))
+	for i, v := range items[:t.tip] {
+		k := StructuralKey(v)
+		if _, ok := index[k]; !ok {
+			index[k] = i
+		}
+	}
+	t.index = index
 }
 
 // EmptySet is set().
@@ -75,6 +91,13 @@ func (s *Set) position(k string) (int, bool) {
 		return 0, false
 	}
 	s.tab.mu.RLock()
+	if s.tab.index == nil {
+		s.tab.mu.RUnlock()
+		s.tab.mu.Lock()
+		s.tab.built(s.items)
+		s.tab.mu.Unlock()
+		s.tab.mu.RLock()
+	}
 	i, ok := s.tab.index[k]
 	s.tab.mu.RUnlock()
 	return i, ok && i < len(s.items)
@@ -125,6 +148,7 @@ func (s *Set) Add(v Value) *Set {
 	k := StructuralKey(v)
 	if t := s.tab; t != nil {
 		t.mu.Lock()
+		t.built(s.items)
 		if i, ok := t.index[k]; ok && i < len(s.items) {
 			t.mu.Unlock()
 			if sameKeyEqual(s.items, i, k, v) {
@@ -147,6 +171,33 @@ func (s *Set) Add(v Value) *Set {
 	}
 	noteGrowth(int64(len(s.items)+1) * dictEntrySize)
 	return NewSet(append(s.Items(), v))
+}
+
+// Without returns s without the items drop reports, in order; s itself
+// when nothing is dropped. The remaining items are already distinct, so
+// the key index of the result is built only when something asks for it
+// (`s = s.remove(x)` in a loop stays a plain copy per step).
+func (s *Set) Without(drop func(Value) bool) *Set {
+	var kept []Value
+	for i, v := range s.items {
+		if drop(v) {
+			if kept == nil {
+				kept = make([]Value, i, len(s.items))
+				copy(kept, s.items[:i])
+			}
+			continue
+		}
+		if kept != nil {
+			kept = append(kept, v)
+		}
+	}
+	if kept == nil {
+		return s
+	}
+	if len(kept) == 0 {
+		return EmptySet
+	}
+	return &Set{items: kept, tab: &setTable{tip: len(kept)}}
 }
 
 // Iterate walks the items in insertion order.

@@ -96,3 +96,35 @@ func TestSetAddConcurrent(t *testing.T) {
 		t.Errorf("base set changed: %s", ToDisplay(Of(base)))
 	}
 }
+
+// TestSetWithout: removing items keeps the others in order, returns the
+// receiver when nothing goes, and leaves the key index of the result
+// unbuilt until a lookup or an add needs it (`s = s.remove(x)` in a loop
+// used to recompute every remaining item's structural key each step).
+func TestSetWithout(t *testing.T) {
+	s := NewSet([]Value{IntOf(1), Str("a"), FloatOf(2.5), IntOf(3), FloatOf(math.NaN()), FloatOf(math.NaN())})
+	if s.Without(func(Value) bool { return false }) != s {
+		t.Error("removing nothing should return the receiver")
+	}
+	if s.Without(func(Value) bool { return true }) != EmptySet {
+		t.Error("removing everything should give the empty set")
+	}
+	r := s.Without(func(v Value) bool { return Equal(v, IntOf(1)) || Equal(v, IntOf(3)) })
+	if got := ToDisplay(Of(r)); got != "set(a, 2.5, NaN, NaN)" {
+		t.Errorf("got %s", got)
+	}
+	if r.tab == nil || r.tab.index != nil {
+		t.Fatal("the index of a set made by Without should wait for its first use")
+	}
+	if !r.HasKey(Str("a")) || r.HasKey(IntOf(1)) || !r.HasKey(FloatOf(2.5)) || r.HasKey(IntOf(3)) {
+		t.Error("membership by key is wrong after a removal")
+	}
+	if r.tab.index == nil {
+		t.Error("a lookup should build the index")
+	}
+	r2 := s.Without(func(v Value) bool { return Equal(v, Str("a")) })
+	grown := r2.Add(Str("a")).Add(IntOf(1)).Add(IntOf(9))
+	if got := ToDisplay(Of(grown)); got != "set(1, 2.5, 3, NaN, NaN, a, 9)" {
+		t.Errorf("adding after a removal: got %s", got)
+	}
+}

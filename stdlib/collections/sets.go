@@ -38,7 +38,7 @@ func init() {
 		}
 		x := args.At(1)
 		k := vm.StructuralKey(x)
-		return vm.Of(keepItems(s, func(v vm.Value) bool { return vm.StructuralKey(v) != k || !vm.Equal(v, x) })), nil
+		return vm.Of(keepItems(s, func(v vm.Value) bool { return !vm.Equal(v, x) || vm.StructuralKey(v) != k })), nil
 	})
 	lib.Def("set_contains", "set_contains(s, v) -> bool", "structural-key membership", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		s, ok := args.Set(0)
@@ -184,13 +184,7 @@ func hasKey(s *vm.Set, v vm.Value) bool { return s.HasKey(v) }
 func hasEqual(s *vm.Set, v vm.Value) bool { return s.Has(v) }
 
 func keepItems(s *vm.Set, keep func(vm.Value) bool) *vm.Set {
-	var out []vm.Value
-	for _, v := range s.Items() {
-		if keep(v) {
-			out = append(out, v)
-		}
-	}
-	return vm.NewSet(out)
+	return s.Without(func(v vm.Value) bool { return !keep(v) })
 }
 
 // setByEquality builds a set keeping the first of each group of equal
