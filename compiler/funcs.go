@@ -324,23 +324,9 @@ func (c *compiler) rtype(t syntax.TypeExpr, seen map[string]bool) *RType {
 			if r, ok := c.structRT[t.Name]; ok {
 				return r
 			}
-			r := &RType{Kind: "struct", Name: t.Name}
-			c.structRT[t.Name] = r
-			// the fields read their types where the struct is declared,
-			// with its own type parameters in scope only
-			outer := c.typeParams
-			c.typeParams = nil
-			restore := c.withTypeParams(sd.TypeParams)
-			for _, fd := range sd.Fields {
-				ft := c.rtype(fd.Type, seen)
-				if ft == nil {
-					ft = &RType{Kind: "any", Name: "any"}
-				}
-				r.Fields = append(r.Fields, RField{Name: fd.Name, Optional: fd.Optional, Type: ft})
-			}
-			restore()
-			c.typeParams = outer
-			return r
+			return c.structCheck(&RType{Kind: "struct", Name: t.Name}, sd, func(ft syntax.TypeExpr) *RType {
+				return c.rtype(ft, seen)
+			})
 		}
 		if sd := c.importedStruct(t.Name); sd != nil && c.info.Struct(t.Name) == nil {
 			r := c.importedStructCheck(t.Name, sd)
@@ -417,16 +403,26 @@ func (c *compiler) importedStructCheck(name string, sd *syntax.StructDecl) *RTyp
 	if r, ok := c.structRT[name]; ok {
 		return r
 	}
-	r := &RType{Kind: "struct", Name: name, Decl: sd.Name}
-	c.structRT[name] = r
+	return c.structCheck(&RType{Kind: "struct", Name: name, Decl: sd.Name}, sd, func(ft syntax.TypeExpr) *RType {
+		if builtinOnly(ft) {
+			return c.rtype(ft, nil)
+		}
+		return nil
+	})
+}
+
+// structCheck completes r, the check of struct sd, registered under
+// r.Name before its fields are read so recursive fields share it: one
+// field check per field, fieldType's (nil accepts any value). The fields
+// read their types where the struct is declared, with its own type
+// parameters in scope only.
+func (c *compiler) structCheck(r *RType, sd *syntax.StructDecl, fieldType func(syntax.TypeExpr) *RType) *RType {
+	c.structRT[r.Name] = r
 	outer := c.typeParams
 	c.typeParams = nil
 	restore := c.withTypeParams(sd.TypeParams)
 	for _, fd := range sd.Fields {
-		var ft *RType
-		if builtinOnly(fd.Type) {
-			ft = c.rtype(fd.Type, nil)
-		}
+		ft := fieldType(fd.Type)
 		if ft == nil {
 			ft = &RType{Kind: "any", Name: "any"}
 		}
