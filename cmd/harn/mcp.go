@@ -34,6 +34,6 @@ func cmdMcp(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, mcpHelp)
 		return 0
 	}
-	fmt.Fprintf(stderr, "error: unknown mcp command %q\n\n%s", args[0], mcpHelp)
+	fmt.Fprintf(stderr, "error: %s\n\n%s", unknownCommand("mcp subcommand", args[0], []string{"serve", "discover"}), mcpHelp)
 	return 2
 }

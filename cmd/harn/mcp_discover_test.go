@@ -197,7 +197,7 @@ func TestMcpCommandGroup(t *testing.T) {
 	if out, _, code := runHarn("mcp", "discover", "--help"); code != 0 || !strings.Contains(out, "--json") {
 		t.Errorf("mcp discover --help: exit %d, %q", code, out)
 	}
-	if _, errs, code := runHarn("mcp", "frobnicate"); code != 2 || !strings.HasPrefix(errs, `error: unknown mcp command "frobnicate"`) {
+	if _, errs, code := runHarn("mcp", "frobnicate"); code != 2 || !strings.HasPrefix(errs, `error: unknown mcp subcommand "frobnicate"`) {
 		t.Errorf("mcp frobnicate: exit %d, %q", code, errs)
 	}
 	if _, _, code := runHarn("mcp"); code != 2 {

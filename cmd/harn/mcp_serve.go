@@ -90,6 +90,12 @@ func (f *orchestratorFlags) take(args []string, i int) (int, error) {
 	return last - i + 1, nil
 }
 
+// orchestratorFlagNames is every option of a command that takes the
+// project flags (take) besides its own, for the unknown-option message.
+func orchestratorFlagNames(own ...string) []string {
+	return append([]string{"--config", "--manifest", "--state-dir", "--help"}, own...)
+}
+
 func envOr(name, def string) string {
 	if v := os.Getenv(name); v != "" {
 		return v
@@ -195,7 +201,7 @@ func mcpServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprint(stdout, mcpServeHelp)
 			return 0
 		default:
-			fmt.Fprintf(stderr, "error: unknown argument %q\n\n%s", args[i], mcpServeHelp)
+			fmt.Fprintf(stderr, "error: %s\n\n%s", unknownOption(args[i], orchestratorFlagNames("--transport", "--bind", "--path")...), mcpServeHelp)
 			return 2
 		}
 		val, last, err := flagValue(args, i)

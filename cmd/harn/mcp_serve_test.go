@@ -397,7 +397,7 @@ func TestMcpServeRefusals(t *testing.T) {
 		{[]string{"mcp", "serve", "--config", undefined, "--state-dir", dir}, nil, 1, "  " + undefined + ":4: [[triggers]][0] (id \"x\"): handler: function nope is not defined in lib.harn"},
 		{[]string{"orchestrator", "queue", "--config", undefined, "--state-dir", dir}, nil, 1, "error: invalid manifest " + undefined + ":\n  " + undefined + ":4: [[triggers]][0] (id \"x\"): handler: function nope is not defined in lib.harn"},
 		{[]string{"mcp", "serve", "--transport", "carrier-pigeon"}, nil, 2, "--transport must be stdio or http"},
-		{[]string{"mcp", "serve", "--bogus"}, nil, 2, `unknown argument "--bogus"`},
+		{[]string{"mcp", "serve", "--bogus"}, nil, 2, `unknown option --bogus`},
 		{[]string{"mcp", "serve", "--config", fixtureManifest, "--state-dir", dir, "--transport", "http"}, []string{"HARN_MCP_OAUTH_AUTHORIZATION_SERVERS=https://auth.example.com"}, 1, "HARN_MCP_OAUTH_AUTHORIZATION_SERVERS requires"},
 		// The manifest is read before the auth configuration
 		// (docs/spec/orchestrator.md §1): with both wrong, the manifest is reported.

@@ -91,7 +91,7 @@ func cmdOrchestrator(args []string, stdout, stderr io.Writer) int {
 			}
 			*dst, i = val, last+1
 		case strings.HasPrefix(a, "-"):
-			return usage("unknown argument %q", a)
+			return usage("%s", unknownOption(a, orchestratorFlagNames("--json", "--payload", "--as-of")...))
 		default:
 			pos = append(pos, a)
 			i++

@@ -99,6 +99,13 @@ func cmdServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprint(stdout, serveHelp)
 			return 0
 		}
+		if len(args) > 0 {
+			msg := unknownCommand("serve subcommand", args[0], []string{"mcp"})
+			if strings.HasPrefix(args[0], "-") {
+				msg = unknownOption(args[0], "--help")
+			}
+			fmt.Fprintf(stderr, "error: %s\n\n", msg)
+		}
 		fmt.Fprint(stderr, serveHelp)
 		return 2
 	}
@@ -257,7 +264,7 @@ func parseServeFlags(args []string, stdout, stderr io.Writer) (*serveFlags, int)
 			}
 		default:
 			if strings.HasPrefix(a, "-") && a != "-" {
-				return usage("unknown flag %s", a)
+				return usage("%s", unknownOption(a, "--surface", "--watch", "--transport", "--bind", "--path", "--api-key", "--hmac-secret", "--card", "--tls", "--cert", "--key", "--help"))
 			}
 			if f.file != "" {
 				return usage("unexpected argument %q", a)

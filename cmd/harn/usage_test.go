@@ -43,6 +43,12 @@ func TestUnknownWordsSuggest(t *testing.T) {
 		{[]string{"tool", "diff", "a.json", "b.json", "--jsn"}, `error: unknown option --jsn (did you mean "--json"?)`},
 		{[]string{"version", "--hepl"}, `error: unknown option --hepl (did you mean "--help"?)`},
 		{[]string{"doc", "--hlp"}, `error: unknown option --hlp (did you mean "--help"?)`},
+		{[]string{"serve", "mpc", "x.harn"}, `error: unknown serve subcommand "mpc" (did you mean "mcp"?)`},
+		{[]string{"serve", "--bogus"}, `error: unknown option --bogus`},
+		{[]string{"serve", "mcp", "--surfce", "exports", "x.harn"}, `error: unknown option --surfce (did you mean "--surface"?)`},
+		{[]string{"mcp", "serv"}, `error: unknown mcp subcommand "serv" (did you mean "serve"?)`},
+		{[]string{"mcp", "serve", "--confg", "harn.toml"}, `error: unknown option --confg (did you mean "--config"?)`},
+		{[]string{"orchestrator", "fire", "--stat-dir", "d"}, `error: unknown option --stat-dir (did you mean "--state-dir"?)`},
 		{[]string{"lint", "--explain", "unused-varible"}, `error: unknown rule "unused-varible" (did you mean "unused-variable"?)`},
 		{[]string{"lint", "--disable", "prefer-lett", "."}, `error: unknown rule "prefer-lett" (did you mean "prefer-let"?)`},
 	}
