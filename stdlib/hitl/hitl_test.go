@@ -208,9 +208,17 @@ waitpoint_wait(wp)`, nil, nil)
 func TestPendingShowsWaitingQuestion(t *testing.T) {
 	t.Setenv("HARN_AUTO_APPROVE", "")
 	pr, pw := io.Pipe()
+	var v *vm.VM
+	started := make(chan struct{})
 	go func() {
-		// answer only after the script has looked at hitl_pending
-		time.Sleep(50 * time.Millisecond)
+		// answer only after the script has seen the question in
+		// hitl_pending, which it says by creating a waitpoint (a fixed
+		// delay let a slow start under -race and load read the answer
+		// first, and the script then waited for ever)
+		<-started
+		for len(hitl.PendingWaitpoints(v)) == 0 {
+			time.Sleep(time.Millisecond)
+		}
 		io.WriteString(pw, "yes\n")
 		pw.Close()
 	}()
@@ -218,9 +226,10 @@ func TestPendingShowsWaitingQuestion(t *testing.T) {
 let t = spawn { request_approval("ship", {approver: "kim"}) }
 var seen = []
 while seen.count == 0 { seen = hitl_pending("approval"); sleep(1ms) }
+waitpoint_create("seen", {external: true})
 println("${seen[0].kind} ${seen[0].action} ${seen[0].approver}")
 println(await(t).approved)
-println(hitl_pending().count)`, pr, nil)
+println(hitl_pending("approval").count)`, pr, func(x *vm.VM) { v = x; close(started) })
 	if err != "" {
 		t.Fatal(err)
 	}
