@@ -484,15 +484,23 @@ func stackEffect(op Opcode, a []int) int {
 	panic(fmt.Sprintf("compiler: no stack effect for %s", op))
 }
 
-// importedStruct returns the declaration of the struct an import makes
-// visible under name (`Point`, or `ns.Point` for a namespace's), so that
-// its literals keep only the declared fields as the module's
-// constructor does (docs/spec/language.md §10.2).
-func (c *compiler) importedStruct(name string) *syntax.StructDecl {
+// importedDecl returns the declaration of kind an import makes visible
+// under name (`Point`, or `ns.Point` for a namespace's), or nil.
+func (c *compiler) importedDecl(name string, kind types.DeclKind) *types.Decl {
 	if c.types == nil {
 		return nil
 	}
-	if d := c.types.Lookup(name); d != nil && d.Kind == types.StructDecl && d.Origin != c.file.Path {
+	if d := c.types.Lookup(name); d != nil && d.Kind == kind && d.Origin != c.file.Path {
+		return d
+	}
+	return nil
+}
+
+// importedStruct returns the declaration of the struct an import makes
+// visible under name, so that its literals keep only the declared fields
+// as the module's constructor does (docs/spec/language.md §10.2).
+func (c *compiler) importedStruct(name string) *syntax.StructDecl {
+	if d := c.importedDecl(name, types.StructDecl); d != nil {
 		sd, _ := d.Node.(*syntax.StructDecl)
 		return sd
 	}
@@ -500,12 +508,13 @@ func (c *compiler) importedStruct(name string) *syntax.StructDecl {
 }
 
 // importedAlias returns the declaration of the type alias an import makes
-// visible under name (`Id`, or `ns.Id` for a namespace's), or nil.
+// visible under name when the file declares no struct or enum of that
+// name, or nil.
 func (c *compiler) importedAlias(name string) *syntax.TypeDecl {
-	if c.types == nil || c.info.Struct(name) != nil || c.info.IsEnum(name) {
+	if c.info.Struct(name) != nil || c.info.IsEnum(name) {
 		return nil
 	}
-	if d := c.types.Lookup(name); d != nil && d.Kind == types.AliasDecl && d.Origin != c.file.Path {
+	if d := c.importedDecl(name, types.AliasDecl); d != nil {
 		td, _ := d.Node.(*syntax.TypeDecl)
 		return td
 	}
@@ -513,14 +522,12 @@ func (c *compiler) importedAlias(name string) *syntax.TypeDecl {
 }
 
 // importedInterface reports whether an import makes an interface visible
-// under name (`Named`, or `ns.Named` for a namespace's) and the file
-// declares no type of that name.
+// under name and the file declares no type of that name.
 func (c *compiler) importedInterface(name string) bool {
-	if c.types == nil || c.info.Struct(name) != nil || c.info.IsEnum(name) || c.aliases[name] != nil {
+	if c.info.Struct(name) != nil || c.info.IsEnum(name) || c.aliases[name] != nil {
 		return false
 	}
-	d := c.types.Lookup(name)
-	return d != nil && d.Kind == types.InterfaceDecl && d.Origin != c.file.Path
+	return c.importedDecl(name, types.InterfaceDecl) != nil
 }
 
 // isInterface reports whether the file declares an interface called name,
