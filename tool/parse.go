@@ -18,12 +18,8 @@ import (
 func ParseCatalog(data []byte) (*Catalog, error) {
 	v, err := jsonv.Parse(data)
 	if err != nil {
-		// in serde_json's words, as json_parse and the generated CLI
-		// describe JSON that does not parse (docs/tool-diff.md)
-		if _, serr := stdjson.Parse(string(data)); serr != nil {
-			err = serr
-		}
-		return nil, fmt.Errorf("invalid tool catalog JSON: %v", err)
+		// in serde_json's words (docs/tool-diff.md)
+		return nil, fmt.Errorf("invalid tool catalog JSON: %s", stdjson.ErrorText(data, err))
 	}
 	o, ok := v.(*jsonv.Object)
 	if !ok {

@@ -146,7 +146,7 @@ func readInput(spec string, stdin io.Reader) (*jsonv.Object, error) {
 	}
 	v, err := jsonv.Parse(data)
 	if err != nil {
-		return nil, fmt.Errorf("invalid --harn-input JSON: %s", jsonErrorText(data, err))
+		return nil, fmt.Errorf("invalid --harn-input JSON: %s", stdjson.ErrorText(data, err))
 	}
 	o, ok := v.(*jsonv.Object)
 	if !ok {
@@ -199,20 +199,9 @@ func coerce(a *tool.CLIArg, raw string) (any, error) {
 		if oneOf(raw, a.Candidates) {
 			return raw, nil
 		}
-		return nil, fmt.Errorf("%s expects JSON: %s", a.Flag, jsonErrorText([]byte(raw), err))
+		return nil, fmt.Errorf("%s expects JSON: %s", a.Flag, stdjson.ErrorText([]byte(raw), err))
 	}
 	return v, nil
-}
-
-// jsonErrorText words err, the failure of jsonv.Parse on data, as
-// upstream's parser (serde_json) does and json_parse reports it:
-// `expected value at line 1 column 1`, `EOF while parsing a value at
-// line 1 column 13` (docs/tool-run.md).
-func jsonErrorText(data []byte, err error) string {
-	if _, serr := stdjson.Parse(string(data)); serr != nil {
-		return serr.Error()
-	}
-	return err.Error() // a limit only one of the parsers has
 }
 
 // render writes a classified outcome in the selected output mode and

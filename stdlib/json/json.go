@@ -49,6 +49,17 @@ type jsonParser struct {
 // line 1 column 1").
 func Parse(text string) (vm.Value, error) { return ParseOn(nil, text) }
 
+// ErrorText words err, another JSON reader's failure on data, as Parse
+// does (`expected value at line 1 column 1`), so every command describes
+// JSON that does not parse the way json_parse does; err's own text when
+// Parse accepts data (a limit only the other reader has).
+func ErrorText(data []byte, err error) string {
+	if _, perr := Parse(string(data)); perr != nil {
+		return perr.Error()
+	}
+	return err.Error()
+}
+
 // ParseArguments reads the arguments of a tool call as a model writes
 // them, JSON text: blank text is no arguments, the empty object; other
 // text is read as Parse reads it, and text that is not JSON is an error
