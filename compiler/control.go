@@ -29,6 +29,16 @@ func (f *fcomp) match(e *syntax.MatchExpr) {
 					continue
 				}
 				f.emit(LOAD_LOCAL, tmp)
+				if _, isName := p.(*syntax.MemberExpr); isName && resolve.ClassifyPattern(p, f.enumPattern) == resolve.PatVariant {
+					// `Shape.Circle | Shape.Dot`: an alternative matches as
+					// the pattern alone would, whatever the payload
+					// (docs/spec/newer.md §1.12), which is also how the
+					// checker counts it toward coverage
+					enum, variant, _ := resolve.VariantOf(p)
+					f.emit(IS_VARIANT, f.name(enum), f.name(variant))
+					hits = append(hits, f.emit(JUMP_IF_TRUE, 0))
+					continue
+				}
 				f.expr(p)
 				f.emit(EQ)
 				hits = append(hits, f.emit(JUMP_IF_TRUE, 0))
