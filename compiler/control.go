@@ -105,7 +105,7 @@ func (f *fcomp) testPattern(p syntax.Expr, tmp int) []int {
 		f.emit(IS_DICT)
 		fails = append(fails, f.emit(JUMP_IF_FALSE, 0))
 		for _, en := range p.(*syntax.DictLit).Entries {
-			if _, ok := en.Value.(*syntax.Ident); ok {
+			if _, ok := en.Value.(*syntax.Ident); ok || en.Spread != nil {
 				continue
 			}
 			f.emit(LOAD_LOCAL, tmp)
@@ -168,7 +168,24 @@ func (f *fcomp) bindMatch(p syntax.Expr, tmp int) {
 			}
 		}
 	case resolve.PatDict:
-		for _, en := range p.(*syntax.DictLit).Entries {
+		entries := p.(*syntax.DictLit).Entries
+		for _, en := range entries {
+			if rest, ok := en.Spread.(*syntax.Ident); ok {
+				if rest.Name == "_" {
+					continue
+				}
+				// the entries the pattern does not name (docs/language.md §5)
+				var named []string
+				for _, other := range entries {
+					if other.Spread == nil {
+						named = append(named, other.KeyName)
+					}
+				}
+				f.emit(LOAD_LOCAL, tmp)
+				f.emit(DICT_REST, f.constant(named))
+				store(rest)
+				continue
+			}
 			if id, ok := en.Value.(*syntax.Ident); ok && id.Name != "_" {
 				f.emit(LOAD_LOCAL, tmp)
 				f.emit(DICT_KEY, f.name(en.KeyName))

@@ -255,6 +255,12 @@ func (c *checker) pattern(p syntax.Expr, st types.Type, alt bool) {
 			return
 		}
 		for _, en := range p.(*syntax.DictLit).Entries {
+			if rest, ok := en.Spread.(*syntax.Ident); ok {
+				if rest.Name != "_" {
+					c.declare(c.binding(rest, rest.Name), &variable{t: &types.Dict{Key: types.String, Value: types.Any}})
+				}
+				continue
+			}
 			if id, ok := en.Value.(*syntax.Ident); ok {
 				if id.Name != "_" {
 					c.declare(c.binding(id, id.Name), &variable{t: types.Any})

@@ -11,7 +11,7 @@ const (
 	PatBind                        // a bare identifier: binds the value
 	PatVariant                     // Enum.Variant or Enum.Variant(a, b)
 	PatList                        // [p0, …, ...rest]
-	PatDict                        // {k: p, …} with plain keys
+	PatDict                        // {k: p, …, ...rest} with plain keys
 )
 
 // ClassifyPattern decides how a match pattern is interpreted. isEnum says
@@ -36,7 +36,10 @@ func ClassifyPattern(p syntax.Expr, isEnum func(string) bool) PatternKind {
 		return PatList
 	case *syntax.DictLit:
 		for _, en := range p.Entries {
-			if en.KeyExpr != nil || en.Spread != nil {
+			if en.KeyExpr != nil {
+				return PatValue
+			}
+			if _, ok := en.Spread.(*syntax.Ident); en.Spread != nil && !ok {
 				return PatValue
 			}
 		}

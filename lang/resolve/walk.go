@@ -1491,7 +1491,17 @@ func (r *resolver) pattern(p syntax.Expr, alt bool) {
 			r.expr(p)
 			return
 		}
-		for _, en := range p.(*syntax.DictLit).Entries {
+		entries := p.(*syntax.DictLit).Entries
+		for i, en := range entries {
+			if rest, ok := en.Spread.(*syntax.Ident); ok {
+				if i < len(entries)-1 { // like a list pattern's rest: one, last
+					r.errorf(en.At, "a rest entry must be the last entry of a dict pattern")
+				}
+				if rest.Name != "_" {
+					r.declare(rest.Name, KMatch, rest.At, rest)
+				}
+				continue
+			}
 			if id, ok := en.Value.(*syntax.Ident); ok {
 				if id.Name != "_" {
 					r.declare(id.Name, KMatch, id.At, id)
