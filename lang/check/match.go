@@ -635,6 +635,12 @@ func (c *checker) taggedExhaustive(e *syntax.MatchExpr, st types.Type, missNil b
 			if !isDict {
 				return false, true
 			}
+			if len(arm.Patterns) == 1 && bindsOnly(c, d) {
+				// `{kind: k}`, `{user: u, ...rest}`: names bind (nil when
+				// absent) and compare nothing, so every member, a dict,
+				// matches (docs/spec/language.md §7.4 rule 5)
+				return true, true
+			}
 			for _, en := range d.Entries {
 				if en.KeyName == field {
 					if l := literalText(en.Value); l != "" {
@@ -727,4 +733,21 @@ func literalText(p syntax.Expr) string {
 		}
 	}
 	return ""
+}
+
+// bindsOnly reports whether the dict pattern d only binds: every entry's
+// value is a name (or `_`) or a final `...rest`, so it matches any dict.
+func bindsOnly(c *checker, d *syntax.DictLit) bool {
+	if c.classify(d) != resolve.PatDict {
+		return false // a computed key: an expression compared with ==
+	}
+	for _, en := range d.Entries {
+		if en.Spread != nil {
+			continue
+		}
+		if _, ok := en.Value.(*syntax.Ident); !ok {
+			return false
+		}
+	}
+	return true
 }
