@@ -638,8 +638,11 @@ func (c *checker) taggedExhaustive(e *syntax.MatchExpr, st types.Type, missNil b
 			if len(arm.Patterns) == 1 && bindsOnly(c, d) {
 				// `{kind: k}`, `{user: u, ...rest}`: names bind (nil when
 				// absent) and compare nothing, so every member, a dict,
-				// matches (docs/spec/language.md §7.4 rule 5)
-				return true, true
+				// matches (docs/spec/language.md §7.4 rule 5); nil does not
+				for _, t := range tags {
+					covered[t] = true
+				}
+				continue
 			}
 			for _, en := range d.Entries {
 				if en.KeyName == field {
