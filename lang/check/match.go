@@ -371,6 +371,9 @@ func (c *checker) exhaustive(e *syntax.MatchExpr, st types.Type) bool {
 	if done, ok := c.taggedExhaustive(e, st, missNil); ok {
 		return done
 	}
+	if !missNil && c.kindCovered(e, st) {
+		return true
+	}
 	if !known(st) {
 		return hasCatchAll(c, e)
 	}
@@ -753,4 +756,73 @@ func bindsOnly(c *checker, d *syntax.DictLit) bool {
 		}
 	}
 	return true
+}
+
+// kindCovered reports whether the unguarded arms of a match over a value
+// known to be a dict or a list cover every such value with patterns that
+// only bind: a dict pattern of names (`{name: n}`, `{...rest}`), or list
+// patterns of names whose lengths leave no gap (`[]` and `[h, ...t]`).
+// Such a match is exhaustive for the fall-through check
+// (docs/spec/newer.md §3.3).
+func (c *checker) kindCovered(e *syntax.MatchExpr, st types.Type) bool {
+	kind := types.KindName(st)
+	if kind != "dict" && kind != "list" {
+		return false
+	}
+	exact := map[int]bool{}
+	atLeast := -1
+	for _, arm := range e.Arms {
+		if arm.Guard != nil || len(arm.Patterns) != 1 {
+			continue
+		}
+		switch p := arm.Patterns[0].(type) {
+		case *syntax.DictLit:
+			if kind == "dict" && bindsOnly(c, p) {
+				return true
+			}
+		case *syntax.ListLit:
+			if kind != "list" {
+				continue
+			}
+			n, rest, ok := bindingList(p)
+			switch {
+			case !ok:
+			case rest:
+				if atLeast < 0 || n < atLeast {
+					atLeast = n
+				}
+			default:
+				exact[n] = true
+			}
+		}
+	}
+	if atLeast < 0 {
+		return false
+	}
+	for n := 0; n < atLeast; n++ {
+		if !exact[n] {
+			return false
+		}
+	}
+	return true
+}
+
+// bindingList reports the shape of a list pattern whose elements only
+// bind: its count of leading names, and whether a final `...rest` lets
+// it match longer lists. ok is false when an element compares a value.
+func bindingList(p *syntax.ListLit) (n int, rest, ok bool) {
+	for i, el := range p.Elems {
+		switch el := el.(type) {
+		case *syntax.Ident:
+			n++
+		case *syntax.SpreadExpr:
+			if _, isName := el.X.(*syntax.Ident); !isName || i != len(p.Elems)-1 {
+				return 0, false, false
+			}
+			rest = true
+		default:
+			return 0, false, false
+		}
+	}
+	return n, rest, true
 }
