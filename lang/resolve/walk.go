@@ -905,8 +905,7 @@ func (r *resolver) stmt(s syntax.Stmt) {
 			break
 		}
 		r.expr(s.Value)
-		r.patternDefaults(s.Pattern)
-		syntax.PatternNames(s.Pattern, func(name string, node syntax.Node) {
+		r.declarePattern(s.Pattern, func(name string, node syntax.Node) {
 			r.declareChecked(name, kind, node.Position(), node)
 		})
 	case *syntax.AssignStmt:
@@ -960,8 +959,7 @@ func (r *resolver) stmt(s syntax.Stmt) {
 	case *syntax.ForStmt:
 		r.expr(s.Iter)
 		r.push()
-		r.patternDefaults(s.Pattern)
-		syntax.PatternNames(s.Pattern, func(name string, node syntax.Node) {
+		r.declarePattern(s.Pattern, func(name string, node syntax.Node) {
 			r.declare(name, KFor, node.Position(), node)
 		})
 		r.blockInline(s.Body)
@@ -1077,20 +1075,29 @@ func (r *resolver) declareChecked(name string, kind Kind, pos syntax.Pos, node s
 	return r.declare(name, kind, pos, node)
 }
 
-func (r *resolver) patternDefaults(p syntax.Pattern) {
+// declarePattern declares a pattern's names item by item, resolving each
+// default just before its own item's name: the pattern binds its items
+// in order, so a default sees the names bound before it (`[a, b = a]`)
+// and, for its own name, the outer variable (`{x = x + 1}`)
+// (docs/spec/language.md §4).
+func (r *resolver) declarePattern(p syntax.Pattern, declare func(name string, node syntax.Node)) {
 	switch p := p.(type) {
 	case *syntax.DictPattern:
 		for _, it := range p.Items {
 			if it.Default != nil {
 				r.expr(it.Default)
 			}
+			syntax.PatternNames(&syntax.DictPattern{At: p.At, Items: []*syntax.DictPatItem{it}}, declare)
 		}
 	case *syntax.ListPattern:
 		for _, it := range p.Items {
 			if it.Default != nil {
 				r.expr(it.Default)
 			}
+			syntax.PatternNames(&syntax.ListPattern{At: p.At, Items: []*syntax.ListPatItem{it}}, declare)
 		}
+	default:
+		syntax.PatternNames(p, declare)
 	}
 }
 
