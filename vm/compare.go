@@ -337,7 +337,9 @@ func cmpFloat(a, b float64) int {
 
 // StructuralKey is the identity key used by set(), unique() and
 // hash_value (docs/spec/builtins.md §1.7). An integral float keys like the equal int,
-// so 1 and 1.0 (and 0.0 and -0.0) are one item (docs/spec/newer.md §2.6).
+// so 1 and 1.0 (and 0.0 and -0.0) are one item (docs/spec/newer.md §2.6),
+// also inside the struct fields, enum payloads and pairs that key by their
+// display form.
 func StructuralKey(v Value) string {
 	var sb strings.Builder
 	writeKey(&sb, v, 0)
@@ -430,7 +432,8 @@ func writeKey(sb *strings.Builder, v Value, depth int) {
 			return
 		}
 		t := v.Type()
-		d := ToDisplay(v)
+		keyed, _ := intFloats(v, depth)
+		d := ToDisplay(keyed)
 		sb.WriteByte('o')
 		sb.WriteString(strconv.Itoa(len(t)))
 		sb.WriteByte(':')
@@ -439,4 +442,79 @@ func writeKey(sb *strings.Builder, v Value, depth int) {
 		sb.WriteByte(':')
 		sb.WriteString(d)
 	}
+}
+
+// intFloats returns v with every integral float inside a struct, enum
+// variant, pair, list or dict replaced by the equal int, so that a value
+// keyed by its display form keys 1.0 like 1 (docs/spec/newer.md §2.6) while
+// one without such floats keeps the display key of docs/spec/builtins.md
+// §1.7. It reports whether anything changed.
+func intFloats(v Value, depth int) (Value, bool) {
+	if depth > MaxValueDepth {
+		panic(TooDeep("hash"))
+	}
+	depth++
+	if v.Kind() == KFloat {
+		if f := v.float64(); f == math.Trunc(f) && f >= -(1<<63) && f < 1<<63 {
+			return IntOf(int64(f)), true
+		}
+		return v, false
+	}
+	if !isNested(v) {
+		return v, false
+	}
+	items := func(in []Value) []Value {
+		var out []Value
+		for i, it := range in {
+			n, changed := intFloats(it, depth)
+			if out == nil && changed {
+				out = append(make([]Value, 0, len(in)), in[:i]...)
+			}
+			if out != nil {
+				out = append(out, n)
+			}
+		}
+		return out
+	}
+	switch x := v.Object().(type) {
+	case *List:
+		if out := items(x.items); out != nil {
+			return Of(NewList(out)), true
+		}
+	case *EnumValue:
+		if out := items(x.Fields); out != nil {
+			return Of(&EnumValue{Enum: x.Enum, Variant: x.Variant, Fields: out}), true
+		}
+	case *Pair:
+		if out := items([]Value{x.First, x.Second}); out != nil {
+			return Of(&Pair{First: out[0], Second: out[1]}), true
+		}
+	case *StructValue:
+		var out []Field
+		for i, f := range x.Fields {
+			n, changed := intFloats(f.Value, depth)
+			if out == nil && changed {
+				out = append(make([]Field, 0, len(x.Fields)), x.Fields[:i]...)
+			}
+			if out != nil {
+				out = append(out, Field{f.Name, n})
+			}
+		}
+		if out != nil {
+			return Of(&StructValue{Name: x.Name, Fields: out}), true
+		}
+	case *Dict:
+		b := NewDictBuilder(x.Len())
+		any := false
+		x.Range(func(k string, val Value) bool {
+			n, changed := intFloats(val, depth)
+			any = any || changed
+			b.Set(k, n)
+			return true
+		})
+		if any {
+			return Of(b.Build()), true
+		}
+	}
+	return v, false
 }

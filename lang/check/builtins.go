@@ -571,11 +571,11 @@ func (c *checker) interfaceMethod(e *syntax.MethodCall, d *types.Decl) {
 	c.report(sevError, e.At, "", help, fmt.Sprintf("Method '%s' not found in interface '%s'", e.Name, d.Name))
 }
 
-// structMethod reports a method that the struct d of this file has
+// structMethod reports a method that the struct (or enum) d of this file has
 // nowhere: at a call site that sees one of the file's impl blocks for d,
 // a name no impl block of d declares (nor the library gives every struct)
 // is the run-time error "value of type struct has no method `m`"
-// (docs/spec/newer.md §2.11); a field holding a closure is not called
+// ("… enum …" for an enum's impl) (docs/spec/newer.md §2.11); a field holding a closure is not called
 // this way either (docs/spec/builtins.md §2). A site that sees no impl
 // yields nil instead (docs/spec/language.md §10.3), and a struct without
 // an impl block in the file may get its methods from another module's
@@ -587,7 +587,11 @@ func (c *checker) structMethod(e *syntax.MethodCall, d *types.Decl) {
 	if _, ok := d.Method(e.Name); ok {
 		return
 	}
-	if _, ok := c.lib.MethodSig("struct", e.Name); ok {
+	kind := "struct"
+	if d.Kind == types.EnumDecl {
+		kind = "enum"
+	}
+	if _, ok := c.lib.MethodSig(kind, e.Name); ok {
 		return
 	}
 	block := c.seenImpl(e, d.Name) // (an inner block's methods may be missing from d)
@@ -601,13 +605,13 @@ func (c *checker) structMethod(e *syntax.MethodCall, d *types.Decl) {
 		}
 		names = append(names, m.Name)
 	}
-	names = append(names, c.lib.MethodNames("struct")...)
+	names = append(names, c.lib.MethodNames(kind)...)
 	if _, ok := d.Field(e.Name); ok {
 		c.report(sevError, e.At, "", "`"+e.Name+"` is a field; call the value it holds with `("+pathText(e.X, "value")+"."+e.Name+")(…)`",
 			"value of type struct has no method `"+e.Name+"`")
 		return
 	}
-	c.noMethod(e, "struct", names)
+	c.noMethod(e, kind, names)
 }
 
 func (c *checker) noMethod(e *syntax.MethodCall, typeName string, names []string) {
@@ -669,11 +673,11 @@ func methodKind(t types.Type) string {
 	return ""
 }
 
-// localStruct is the struct declaration of t when this file declares it
-// (so its impl blocks, the only methods a struct value has, are known).
+// localStruct is the struct (or enum) declaration of t when this file declares it
+// (so its impl blocks, the only methods its values have, are known).
 func (c *checker) localStruct(t types.Type) *types.Decl {
 	n, ok := t.(*types.Named)
-	if !ok || n.Decl.Kind != types.StructDecl || n.Decl.Origin != c.file.Path {
+	if !ok || !hasMethodsDecl(n.Decl) || n.Decl.Origin != c.file.Path {
 		return nil
 	}
 	return n.Decl

@@ -181,6 +181,11 @@ type callee struct {
 func (c *checker) knownCall(call syntax.Expr, at syntax.Pos, typeArgs []syntax.TypeExpr, exprs []syntax.Expr, args []types.Type, k callee) types.Type {
 	sig := k.sig
 	c.deprecated(k.decl, at)
+	if len(typeArgs) > 0 && len(typeArgs) != len(sig.TypeParams) {
+		// as for a generic type applied to the wrong number of
+		// arguments (typeargs.go): `id<int, string>(1)`, `one<int>(1)`
+		c.errorf(at, "function `%s` expects %d type argument(s), found %d", k.name, len(sig.TypeParams), len(typeArgs))
+	}
 	if hasSpread(exprs) {
 		return c.result(sig)
 	}

@@ -1369,7 +1369,7 @@ func (c *checker) ifaceWhyAt(src, dst types.Type, depth int) string {
 		return ""
 	}
 	s, ok := types.Underlying(src).(*types.Named)
-	if !ok || s.Decl.Kind != types.StructDecl || !s.Decl.HasImpl && s.Decl.Origin != c.file.Path {
+	if !ok || !hasMethodsDecl(s.Decl) || !s.Decl.HasImpl && s.Decl.Origin != c.file.Path {
 		return ""
 	}
 	if why := unsatisfied(s.Decl, d.Decl, d.Args); why != "" {

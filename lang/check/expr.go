@@ -608,6 +608,11 @@ func (c *checker) memberType(t types.Type, name string, pos syntax.Pos) types.Ty
 				c.noField(pos, name, "struct `"+r.Decl.Name+"`", fields)
 			}
 		}
+		if r.Decl.Kind == types.EnumDecl {
+			return variantProperty(name)
+		}
+	case *types.Result:
+		return variantProperty(name)
 	case *types.Shape:
 		if f, ok := r.Field(name); ok {
 			return readType(f)
@@ -637,6 +642,19 @@ func (c *checker) memberType(t types.Type, name string, pos syntax.Pos) types.Ty
 		if r.Base() == types.String {
 			return c.stringProperty(pos, name)
 		}
+	}
+	return types.Any
+}
+
+// variantProperty is the type of `v.name` on an enum variant (a Result
+// too): `.variant` is the variant's name and `.fields` its payload list
+// (docs/spec/language.md §6.7); other names read nil.
+func variantProperty(name string) types.Type {
+	switch name {
+	case "variant":
+		return types.String
+	case "fields":
+		return anyList
 	}
 	return types.Any
 }

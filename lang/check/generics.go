@@ -279,8 +279,8 @@ func (c *checker) constraints(pos syntax.Pos, sig *types.Func, bind map[*types.T
 			continue
 		}
 		n, ok := types.Underlying(t).(*types.Named)
-		// a struct of this file without impl blocks has no methods at all
-		if !ok || n.Decl.Kind != types.StructDecl || !n.Decl.HasImpl && n.Decl.Origin != c.file.Path {
+		// a struct or enum of this file without impl blocks has no methods at all
+		if !ok || !hasMethodsDecl(n.Decl) || !n.Decl.HasImpl && n.Decl.Origin != c.file.Path {
 			continue
 		}
 		for i, b := range tp.Bounds {
@@ -296,6 +296,12 @@ func (c *checker) constraints(pos syntax.Pos, sig *types.Func, bind map[*types.T
 			}
 		}
 	}
+}
+
+// hasMethodsDecl reports whether d declares a type whose values take
+// methods from impl blocks: a struct, or an enum (docs/language.md §4).
+func hasMethodsDecl(d *types.Decl) bool {
+	return d.Kind == types.StructDecl || d.Kind == types.EnumDecl
 }
 
 // bound returns the interface the i-th `where` bound of tp names: in the
