@@ -83,7 +83,10 @@ func (f *fcomp) loadRef(id *syntax.Ident, ref *resolve.Ref) {
 			f.emit(LOAD_UNIV, f.name(id.Name))
 		}
 	case resolve.Hidden:
-		f.raise(RaisePlain, "Undefined variable: "+id.Name)
+		// a top-level variable declared after the function: undefined
+		// here, with the suggestion an unbound name gets (§3.2)
+		f.nameWithLocals(id)
+		f.raise(RaiseUndefined, id.Name)
 		f.depth++
 	default:
 		f.emit(LOAD_NAME, f.nameWithLocals(id))

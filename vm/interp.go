@@ -1459,6 +1459,8 @@ loop:
 				err = &Error{Kind: KindRuntime, Msg: msg}
 			case compiler.RaiseType:
 				err = &Error{Kind: KindType, Msg: msg}
+			case compiler.RaiseUndefined:
+				err = th.undefinedVariable(msg, cl.Module, rt.fn.LocalNamesOf(msg)...)
 			default:
 				err = &Error{Kind: KindPlain, Msg: msg}
 			}

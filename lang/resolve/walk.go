@@ -477,7 +477,15 @@ func startsUpper(name string) bool { return name != "" && name[0] >= 'A' && name
 // useSuggesting resolves a read of id; when it is undefined the warning's
 // "did you mean" tries the preferred names first, then every visible one.
 func (r *resolver) useSuggesting(id *syntax.Ident, preferred []string) {
-	if r.record(id).Scope == Undefined {
+	ref := r.record(id)
+	if ref.Scope == Hidden {
+		// reading it fails when it runs, with the "did you mean" of an
+		// undefined name over the names the reader sees
+		if locals := r.localNames(); len(locals) > 0 {
+			r.info.LocalNames[id] = locals
+		}
+	}
+	if ref.Scope == Undefined {
 		// Reading an undefined name is a run-time error (docs/spec/language.md §3.2)
 		// that a script may catch; report it now as a warning too.
 		msg := "undefined variable `" + id.Name + "`"
