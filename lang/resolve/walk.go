@@ -441,8 +441,29 @@ func (r *resolver) record(id *syntax.Ident) *Ref {
 	r.info.Refs[id] = ref
 	if ref.Binding != nil {
 		ref.Binding.Used = true
+		if mayBeUnbound(ref.Binding) {
+			// reading it before it holds a value is "Undefined variable"
+			// with the did-you-mean over the names visible here (§3.2)
+			if locals := r.localNames(); len(locals) > 1 {
+				r.info.LocalNames[id] = locals
+			}
+		}
 	}
 	return ref
+}
+
+// mayBeUnbound reports whether a local may be read before it holds a
+// value: a local fn above its declaration, a local variable a call
+// above its declaration refers to, an entry pipeline's parameter.
+func mayBeUnbound(b *Binding) bool {
+	if b.Hoisted || b.Forward {
+		return true
+	}
+	if b.Kind != KParam || b.Func == nil {
+		return false
+	}
+	_, pipe := b.Func.Node.(*syntax.PipelineDecl)
+	return pipe
 }
 
 func (r *resolver) use(id *syntax.Ident) { r.useSuggesting(id, nil) }
