@@ -70,6 +70,9 @@ type resolver struct {
 	// (redeclare.go).
 	topLets map[string][]syntax.Node
 	topCur  map[string]*Binding
+	// unknownCalls holds the calls of names nothing visible declares
+	// (keepUnknownCalls).
+	unknownCalls []unknownCall
 }
 
 // IsEnum reports whether name is an enum declared in the file (or Result).
@@ -166,6 +169,48 @@ func (r *resolver) run() {
 	}
 	r.finish()
 	r.finishImpls()
+	r.keepUnknownCalls()
+}
+
+// unknownCall is a HARN-NAM-002 error and the name it is about.
+type unknownCall struct {
+	err  *diag.Error
+	name string
+}
+
+// keepUnknownCalls withdraws the HARN-NAM-002 errors of names some scope
+// of the file declares (docs/spec/language.md §9.2: the static error is
+// for a name that is no function or variable of the file). Such a call
+// is out of the declaration's scope, and fails when it runs, with
+// `Undefined builtin: name`, unless its target exists by then.
+func (r *resolver) keepUnknownCalls() {
+	if len(r.unknownCalls) == 0 {
+		return
+	}
+	declared := map[string]bool{}
+	for _, fn := range r.info.Funcs {
+		for _, b := range fn.Locals {
+			if b.Kind != KHidden {
+				declared[b.Name] = true
+			}
+		}
+	}
+	drop := map[*diag.Error]bool{}
+	for _, c := range r.unknownCalls {
+		if declared[c.name] {
+			drop[c.err] = true
+		}
+	}
+	if len(drop) == 0 {
+		return
+	}
+	kept := r.info.Errors[:0]
+	for _, e := range r.info.Errors {
+		if !drop[e] {
+			kept = append(kept, e)
+		}
+	}
+	r.info.Errors = kept
 }
 
 func newScope() *scope { return &scope{names: map[string]*Binding{}} }
@@ -705,10 +750,12 @@ func (r *resolver) useCall(id *syntax.Ident) {
 			msg += " — did you mean `" + s + "`?"
 			help = "did you mean `" + s + "`?"
 		}
-		r.info.Errors = append(r.info.Errors, &diag.Error{
+		err := &diag.Error{
 			File: r.file.Path, Line: id.At.Line, Col: id.At.Col, Code: "HARN-NAM-002",
 			Msg: msg, Help: help, Phase: diag.PhaseStatic,
-		})
+		}
+		r.info.Errors = append(r.info.Errors, err)
+		r.unknownCalls = append(r.unknownCalls, unknownCall{err, id.Name})
 	}
 }
 
