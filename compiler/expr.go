@@ -60,16 +60,16 @@ func (f *fcomp) loadRef(id *syntax.Ident, ref *resolve.Ref) {
 	switch ref.Scope {
 	case resolve.Local:
 		if b := ref.Binding; b != nil && (b.Hoisted || b.Kind == resolve.KParam && f.kind == FuncPipeline) {
-			f.emit(LOAD_LOCAL_CK, ref.Index, f.name(id.Name))
+			f.emit(LOAD_LOCAL_CK, ref.Index, f.nameWithLocals(id))
 		} else if ownable(ref) {
 			f.emit(LOAD_LOCAL_SH, ref.Index)
 		} else {
 			f.emit(LOAD_LOCAL, ref.Index)
 		}
 	case resolve.Cell:
-		f.emit(LOAD_CELL, ref.Index, f.name(id.Name))
+		f.emit(LOAD_CELL, ref.Index, f.nameWithLocals(id))
 	case resolve.Free:
-		f.emit(LOAD_FREE, ref.Index, f.name(id.Name))
+		f.emit(LOAD_FREE, ref.Index, f.nameWithLocals(id))
 	case resolve.Global:
 		if ownable(ref) {
 			f.emit(LOAD_GLOBAL_SH, ref.Index)
@@ -83,7 +83,10 @@ func (f *fcomp) loadRef(id *syntax.Ident, ref *resolve.Ref) {
 			f.emit(LOAD_UNIV, f.name(id.Name))
 		}
 	case resolve.Hidden:
-		f.raise(RaisePlain, "Undefined variable: "+id.Name)
+		// a top-level variable declared after the function: undefined
+		// here, with the suggestion an unbound name gets (§3.2)
+		f.nameWithLocals(id)
+		f.raise(RaiseUndefined, id.Name)
 		f.depth++
 	default:
 		f.emit(LOAD_NAME, f.nameWithLocals(id))

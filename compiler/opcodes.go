@@ -248,4 +248,8 @@ const (
 	RaiseRuntime = 1
 	RaiseType    = 2
 	RaisePlain   = 3
+	// RaiseUndefined: the constant is a name; the error is "Undefined
+	// variable: name" with the did-you-mean of docs/spec/language.md §3.2
+	// over the bound globals, the builtins and Func.LocalNamesOf(name).
+	RaiseUndefined = 4
 )

@@ -117,6 +117,16 @@ type ImplRef struct {
 	Site   *ImplSite
 }
 
+// LocalNamesOf is LocalNames for the name spelt name (nil if none).
+func (f *Func) LocalNamesOf(name string) []string {
+	for i, n := range f.Names {
+		if n == name {
+			return f.LocalNames[i]
+		}
+	}
+	return nil
+}
+
 // LineAt returns the source line of the instruction at pc.
 func (f *Func) LineAt(pc int) int {
 	line, _ := f.PosAt(pc)

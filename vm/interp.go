@@ -131,7 +131,7 @@ loop:
 		case compiler.LOAD_LOCAL_CK:
 			v := stack[base+int(code[pc])]
 			if !v.IsValid() {
-				err = th.undefinedVariable(rt.fn.Names[code[pc+1]], cl.Module)
+				err = th.undefinedVariable(rt.fn.Names[code[pc+1]], cl.Module, rt.fn.LocalNames[int(code[pc+1])]...)
 				break loop
 			}
 			pc += 2
@@ -170,7 +170,7 @@ loop:
 		case compiler.LOAD_CELL:
 			c, _ := stack[base+int(code[pc])].AsCell()
 			if c == nil || !c.V.IsValid() {
-				err = th.undefinedVariable(rt.fn.Names[code[pc+1]], cl.Module)
+				err = th.undefinedVariable(rt.fn.Names[code[pc+1]], cl.Module, rt.fn.LocalNames[int(code[pc+1])]...)
 				break loop
 			}
 			stack[sp] = c.V
@@ -190,7 +190,7 @@ loop:
 		case compiler.LOAD_FREE:
 			v := cl.Upvals[code[pc]].V
 			if !v.IsValid() {
-				err = th.undefinedVariable(rt.fn.Names[code[pc+1]], cl.Module)
+				err = th.undefinedVariable(rt.fn.Names[code[pc+1]], cl.Module, rt.fn.LocalNames[int(code[pc+1])]...)
 				break loop
 			}
 			stack[sp] = v
@@ -1459,6 +1459,8 @@ loop:
 				err = &Error{Kind: KindRuntime, Msg: msg}
 			case compiler.RaiseType:
 				err = &Error{Kind: KindType, Msg: msg}
+			case compiler.RaiseUndefined:
+				err = th.undefinedVariable(msg, cl.Module, rt.fn.LocalNamesOf(msg)...)
 			default:
 				err = &Error{Kind: KindPlain, Msg: msg}
 			}

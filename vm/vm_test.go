@@ -147,7 +147,7 @@ func TestSemantics(t *testing.T) {
 		{"nested path", "let d = {a: {b: {c: 1}}}\nd.a.b.c = 5\nd.a.b.c += 1\nprintln(d)", "{a: {b: {c: 6}}}\n", ""},
 		{"list index errors", "let xs = [1]\nxs[3] = 1", "", "Index 3 out of bounds for list of length 1"},
 		{"pipeline entry", "let g = \"hi\"\nprintln(\"ignored\")\npipeline default() { println(g) }", "hi\n", ""},
-		{"later variable hidden", "fn f() { return n }\nlet n = 1\nprintln(try { f() })", "Result.Err(Undefined variable: n)\n", ""},
+		{"later variable hidden", "fn f() { return n }\nlet n = 1\nprintln(try { f() })", "Result.Err(Runtime error: Undefined variable: n (did you mean `e`?))\n", ""},
 		{"functions late bound", "fn a() { return b() }\nfn b() { return 2 }\nprintln(a())", "2\n", ""},
 		{"int result", "return 3", "", ""},
 		{"string build", "let s = \"\"\nlet i = 0\nwhile i < 3 { s = s + \"ab\"\n i += 1 }\nlet t = s\ns = s + \"!\"\nprintln(t)\nprintln(s)", "ababab\nababab!\n", ""},

@@ -70,6 +70,9 @@ type resolver struct {
 	// (redeclare.go).
 	topLets map[string][]syntax.Node
 	topCur  map[string]*Binding
+	// unknownCalls holds the calls of names nothing visible declares
+	// (keepUnknownCalls).
+	unknownCalls []unknownCall
 }
 
 // IsEnum reports whether name is an enum declared in the file (or Result).
@@ -166,6 +169,48 @@ func (r *resolver) run() {
 	}
 	r.finish()
 	r.finishImpls()
+	r.keepUnknownCalls()
+}
+
+// unknownCall is a HARN-NAM-002 error and the name it is about.
+type unknownCall struct {
+	err  *diag.Error
+	name string
+}
+
+// keepUnknownCalls withdraws the HARN-NAM-002 errors of names some scope
+// of the file declares (docs/spec/language.md §9.2: the static error is
+// for a name that is no function or variable of the file). Such a call
+// is out of the declaration's scope, and fails when it runs, with
+// `Undefined builtin: name`, unless its target exists by then.
+func (r *resolver) keepUnknownCalls() {
+	if len(r.unknownCalls) == 0 {
+		return
+	}
+	declared := map[string]bool{}
+	for _, fn := range r.info.Funcs {
+		for _, b := range fn.Locals {
+			if b.Kind != KHidden {
+				declared[b.Name] = true
+			}
+		}
+	}
+	drop := map[*diag.Error]bool{}
+	for _, c := range r.unknownCalls {
+		if declared[c.name] {
+			drop[c.err] = true
+		}
+	}
+	if len(drop) == 0 {
+		return
+	}
+	kept := r.info.Errors[:0]
+	for _, e := range r.info.Errors {
+		if !drop[e] {
+			kept = append(kept, e)
+		}
+	}
+	r.info.Errors = kept
 }
 
 func newScope() *scope { return &scope{names: map[string]*Binding{}} }
@@ -441,8 +486,29 @@ func (r *resolver) record(id *syntax.Ident) *Ref {
 	r.info.Refs[id] = ref
 	if ref.Binding != nil {
 		ref.Binding.Used = true
+		if mayBeUnbound(ref.Binding) {
+			// reading it before it holds a value is "Undefined variable"
+			// with the did-you-mean over the names visible here (§3.2)
+			if locals := r.localNames(); len(locals) > 1 {
+				r.info.LocalNames[id] = locals
+			}
+		}
 	}
 	return ref
+}
+
+// mayBeUnbound reports whether a local may be read before it holds a
+// value: a local fn above its declaration, a local variable a call
+// above its declaration refers to, an entry pipeline's parameter.
+func mayBeUnbound(b *Binding) bool {
+	if b.Hoisted || b.Forward {
+		return true
+	}
+	if b.Kind != KParam || b.Func == nil {
+		return false
+	}
+	_, pipe := b.Func.Node.(*syntax.PipelineDecl)
+	return pipe
 }
 
 func (r *resolver) use(id *syntax.Ident) { r.useSuggesting(id, nil) }
@@ -477,7 +543,15 @@ func startsUpper(name string) bool { return name != "" && name[0] >= 'A' && name
 // useSuggesting resolves a read of id; when it is undefined the warning's
 // "did you mean" tries the preferred names first, then every visible one.
 func (r *resolver) useSuggesting(id *syntax.Ident, preferred []string) {
-	if r.record(id).Scope == Undefined {
+	ref := r.record(id)
+	if ref.Scope == Hidden {
+		// reading it fails when it runs, with the "did you mean" of an
+		// undefined name over the names the reader sees
+		if locals := r.localNames(); len(locals) > 0 {
+			r.info.LocalNames[id] = locals
+		}
+	}
+	if ref.Scope == Undefined {
 		// Reading an undefined name is a run-time error (docs/spec/language.md §3.2)
 		// that a script may catch; report it now as a warning too.
 		msg := "undefined variable `" + id.Name + "`"
@@ -676,10 +750,12 @@ func (r *resolver) useCall(id *syntax.Ident) {
 			msg += " — did you mean `" + s + "`?"
 			help = "did you mean `" + s + "`?"
 		}
-		r.info.Errors = append(r.info.Errors, &diag.Error{
+		err := &diag.Error{
 			File: r.file.Path, Line: id.At.Line, Col: id.At.Col, Code: "HARN-NAM-002",
 			Msg: msg, Help: help, Phase: diag.PhaseStatic,
-		})
+		}
+		r.info.Errors = append(r.info.Errors, err)
+		r.unknownCalls = append(r.unknownCalls, unknownCall{err, id.Name})
 	}
 }
 
