@@ -369,11 +369,15 @@ func notCallable(t types.Type) string {
 }
 
 // optionBag rejects a key of a dict literal that an option-bag parameter
-// (a closed shape whose fields are all optional) does not declare: the
+// (a closed shape whose fields are all optional, also when the parameter
+// may be nil: `options: {drop_nil?: bool}? = nil`) does not declare: the
 // option would be silently ignored (docs/spec/newer.md §3.4). Shapes with a
 // required field keep width subtyping.
 func (c *checker) optionBag(arg syntax.Expr, pt types.Type, context string) {
 	lit, ok := arg.(*syntax.DictLit)
+	if pt != types.Nil {
+		pt = types.RemoveNil(pt)
+	}
 	sh, ok2 := types.Underlying(pt).(*types.Shape)
 	if !ok || !ok2 || sh.Open || len(sh.Fields) == 0 {
 		return
