@@ -51,6 +51,9 @@ func init() {
 			return prov.result(path, out), nil
 		})
 	lib.Def("render_string", "render_string(text, bindings?) -> string", "render inline template text", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		if !a.Given(0) {
+			return vm.Value{}, vm.Throwf("render_string requires at least 1 argument: text")
+		}
 		r := &tplRenderer{th: th}
 		out, err := r.render(a.Text(0), "", templateBaseDir(th), bindingsArg(a, 1))
 		if err != nil {
@@ -335,7 +338,7 @@ func tokenizeTemplate(src string) ([]tplToken, error) {
 			i = open + 3 + end + 3
 			continue
 		}
-		end := strings.Index(src[open+2:], "}}")
+		end := directiveEnd(src[open+2:])
 		if end < 0 {
 			return nil, &tplError{pos, "unterminated directive"}
 		}
@@ -378,6 +381,47 @@ func tokenizeTemplate(src string) ([]tplToken, error) {
 		toks = append(toks, tplToken{text: body, directive: true, pos: pos})
 	}
 	return toks, nil
+}
+
+// directiveEnd is the offset in s (the text after a `{{`) of the `}}`
+// closing the directive: one inside a string literal or a bracketed
+// dict, list or group does not close it, so `{{ "}}" }}` and
+// `{{ include "f" with {a: {b: 1}} }}` are whole directives. When the
+// strings and brackets do not pair up it is the first `}}`, so the
+// expression's own error names the problem. -1: none.
+func directiveEnd(s string) int {
+	var open []byte // the brackets not yet closed
+	closer := map[byte]byte{'}': '{', ']': '[', ')': '('}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '"', '\'':
+			j := i + 1
+			for j < len(s) && s[j] != c {
+				if s[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			if j >= len(s) {
+				return strings.Index(s, "}}")
+			}
+			i = j
+		case '{', '[', '(':
+			open = append(open, c)
+		case '}', ']', ')':
+			if len(open) == 0 {
+				if c == '}' && strings.HasPrefix(s[i:], "}}") {
+					return i
+				}
+				return strings.Index(s, "}}")
+			}
+			if open[len(open)-1] != closer[c] {
+				return strings.Index(s, "}}")
+			}
+			open = open[:len(open)-1]
+		}
+	}
+	return strings.Index(s, "}}")
 }
 
 // appendText adds a text token, trimming leading whitespace (and one
@@ -644,6 +688,9 @@ type tplLexer struct {
 func parseTplExpr(src string, pos tplPos) (tplExp, error) {
 	lx := &tplLexer{src: src, pos: pos}
 	lx.next()
+	if lx.err != nil {
+		return nil, lx.err
+	}
 	if lx.tok.kind == tkEOF {
 		return nil, &tplError{pos, "empty expression"}
 	}
