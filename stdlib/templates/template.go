@@ -1409,6 +1409,27 @@ func tplIndex(obj, key vm.Value) vm.Value {
 
 // ---- filters ----
 
+// seqItems is the elements of a list, set or range, in order; ok is
+// false for any other value.
+func seqItems(v vm.Value) (items []vm.Value, ok bool) {
+	switch x := v.Object().(type) {
+	case *vm.List:
+		return x.Items(), true
+	case *vm.Set:
+		return x.Items(), true
+	case *vm.Range:
+		it := x.Iterate()
+		for {
+			e, more, _ := it.Next()
+			if !more {
+				return items, true
+			}
+			items = append(items, e)
+		}
+	}
+	return nil, false
+}
+
 // filterText is a filter's string input: nil reads as "".
 func filterText(v vm.Value) string {
 	if v.IsNil() {
@@ -1466,6 +1487,8 @@ func applyFilter(f *tplFilter, v vm.Value, args []vm.Value) (vm.Value, error) {
 			return lib.IntOf(x.Len()), nil
 		case *vm.Set:
 			return lib.IntOf(x.Len()), nil
+		case *vm.Range:
+			return vm.IntOf(x.Len()), nil
 		}
 		return lib.IntOf(0), nil
 	case "first", "last":
@@ -1479,23 +1502,30 @@ func applyFilter(f *tplFilter, v vm.Value, args []vm.Value) (vm.Value, error) {
 			}
 			return vm.Str(string(runes[len(runes)-1])), nil
 		}
-		switch x := v.Object().(type) {
-		case *vm.List:
-			if x.Len() == 0 {
+		if r, ok := v.Object().(*vm.Range); ok {
+			last, ok := r.Last()
+			switch {
+			case !ok:
 				return vm.Nil, nil
+			case f.name == "first":
+				return vm.IntOf(r.Start), nil
 			}
-			if f.name == "first" {
-				return x.At(0), nil
-			}
-			return x.At(x.Len() - 1), nil
+			return vm.IntOf(last), nil
 		}
-		return vm.Nil, nil
+		items, ok := seqItems(v)
+		if !ok || len(items) == 0 {
+			return vm.Nil, nil
+		}
+		if f.name == "first" {
+			return items[0], nil
+		}
+		return items[len(items)-1], nil
 	case "reverse":
-		switch x := v.Object().(type) {
-		case *vm.List:
-			n := x.Len()
+		switch items, ok := seqItems(v); {
+		case ok:
+			n := len(items)
 			out := make([]vm.Value, n)
-			for i, it := range x.Items() {
+			for i, it := range items {
 				out[n-1-i] = it
 			}
 			return vm.Of(vm.NewList(out)), nil
@@ -1511,13 +1541,8 @@ func applyFilter(f *tplFilter, v vm.Value, args []vm.Value) (vm.Value, error) {
 		if len(args) > 0 {
 			sep = filterText(arg(0))
 		}
-		var items []vm.Value
-		switch x := v.Object().(type) {
-		case *vm.List:
-			items = x.Items()
-		case *vm.Set:
-			items = x.Items()
-		default:
+		items, ok := seqItems(v)
+		if !ok {
 			return vm.Str(filterText(v)), nil
 		}
 		parts := make([]string, len(items))
