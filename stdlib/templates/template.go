@@ -1447,9 +1447,9 @@ func applyFilter(f *tplFilter, v vm.Value, args []vm.Value) (vm.Value, error) {
 	}
 	switch f.name {
 	case "upper":
-		return vm.Str(strings.ToUpper(filterText(v))), nil
+		return vm.Str(text.Upper(filterText(v))), nil
 	case "lower":
-		return vm.Str(strings.ToLower(filterText(v))), nil
+		return vm.Str(text.Lower(filterText(v))), nil
 	case "trim":
 		return vm.Str(strings.TrimSpace(filterText(v))), nil
 	case "capitalize":
@@ -1458,16 +1458,16 @@ func applyFilter(f *tplFilter, v vm.Value, args []vm.Value) (vm.Value, error) {
 			return vm.Str(""), nil
 		}
 		r, size := utf8.DecodeRuneInString(s)
-		return vm.Str(string(unicode.ToUpper(r)) + strings.ToLower(s[size:])), nil
+		return vm.Str(text.UpperRune(r) + text.Lower(s[size:])), nil
 	case "title":
 		var sb strings.Builder
 		start := true
 		for _, r := range filterText(v) {
 			if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' {
 				if start {
-					sb.WriteRune(unicode.ToUpper(r))
+					sb.WriteString(text.UpperRune(r))
 				} else {
-					sb.WriteRune(unicode.ToLower(r))
+					sb.WriteString(text.LowerRune(r))
 				}
 				start = false
 			} else {
