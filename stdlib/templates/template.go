@@ -306,30 +306,53 @@ type tplToken struct {
 	pos       tplPos
 }
 
-// tplPosOf is the 1-based line and column (in characters) of byte offset i.
-func tplPosOf(src string, i int) tplPos {
-	line := 1 + strings.Count(src[:i], "\n")
-	start := strings.LastIndexByte(src[:i], '\n') + 1
-	return tplPos{line, utf8.RuneCountInString(src[start:i]) + 1}
+// tplPositions gives the 1-based line and column (in characters) of
+// byte offsets of src. The tokenizer asks for offsets in increasing
+// order, so each answer continues from the previous one: a template of n
+// bytes costs O(n) however many directives it has.
+type tplPositions struct {
+	src string
+	off int    // the offset last answered
+	pos tplPos // its position
+}
+
+func newTplPositions(src string) *tplPositions {
+	return &tplPositions{src: src, pos: tplPos{1, 1}}
+}
+
+func (t *tplPositions) at(i int) tplPos {
+	if i < t.off {
+		t.off, t.pos = 0, tplPos{1, 1}
+	}
+	for _, r := range t.src[t.off:i] {
+		if r == '\n' {
+			t.pos = tplPos{t.pos.line + 1, 1}
+		} else {
+			t.pos.col++
+		}
+	}
+	t.off = i
+	return t.pos
 }
 
 // tokenize splits src into text and directive tokens, applying the trim
 // markers and dropping comments; raw blocks become text.
 func tokenizeTemplate(src string) ([]tplToken, error) {
 	var toks []tplToken
+	positions := newTplPositions(src)
 	trimNext := false
 	i := 0
 	for i < len(src) {
 		j := strings.Index(src[i:], "{{")
 		if j < 0 {
-			toks = appendText(toks, src[i:], trimNext, false, tplPosOf(src, i))
+			toks = appendText(toks, src[i:], trimNext, false, positions.at(i))
 			break
 		}
 		open := i + j
 		trimPrev := strings.HasPrefix(src[open:], "{{-")
-		toks = appendText(toks, src[i:open], trimNext, trimPrev, tplPosOf(src, i))
+		toks = appendText(toks, src[i:open], trimNext, trimPrev, positions.at(i))
 		trimNext = false
-		pos := tplPosOf(src, open)
+		pos := positions.at(open)
 		if strings.HasPrefix(src[open:], "{{#") {
 			end := strings.Index(src[open+3:], "#}}")
 			if end < 0 {
@@ -369,7 +392,7 @@ func tokenizeTemplate(src string) ([]tplToken, error) {
 				if strings.TrimSpace(inner) == "endraw" {
 					// `{{ raw -}}` and `{{- endraw }}` trim the raw text's
 					// edges as they would any text (docs/spec/builtins.md §4.8)
-					toks = appendText(toks, src[i:at], trimNext, strings.HasPrefix(src[at:], "{{-"), tplPosOf(src, i))
+					toks = appendText(toks, src[i:at], trimNext, strings.HasPrefix(src[at:], "{{-"), positions.at(i))
 					i = at + 2 + close + 2
 					trimNext = strings.HasSuffix(strings.TrimSpace(src[at+2:at+2+close]), "-")
 					break
