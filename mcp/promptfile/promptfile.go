@@ -59,18 +59,148 @@ type Image struct {
 
 // frontMatter is the TOML header of a prompt file.
 type frontMatter struct {
-	Name        string `toml:"name"`
-	ID          string `toml:"id"`
-	Title       string `toml:"title"`
-	Description string `toml:"description"`
-	Arguments   []struct {
-		Name        string   `toml:"name"`
-		Description string   `toml:"description"`
-		Required    *bool    `toml:"required"`
-		Suggestions []string `toml:"suggestions"`
-		Completions []string `toml:"completions"`
-	} `toml:"arguments"`
-	Images []any `toml:"images"`
+	Name, ID, Title, Description string
+	Arguments                    []fmArgument // nil: none declared
+	Images                       []any
+}
+
+type fmArgument struct {
+	Name, Description        string
+	Required                 *bool
+	Suggestions, Completions []string
+}
+
+// fmError is a front-matter field of the wrong type; key is the
+// top-level key it is under, to find its line.
+type fmError struct{ key, msg string }
+
+func (e *fmError) Error() string { return e.msg }
+
+// tomlType names a decoded TOML value by the Harn type it becomes.
+func tomlType(v any) string {
+	switch v.(type) {
+	case string:
+		return "string"
+	case int64:
+		return "int"
+	case float64:
+		return "float"
+	case bool:
+		return "bool"
+	case []any:
+		return "list"
+	case map[string]any:
+		return "dict"
+	}
+	return "datetime"
+}
+
+// decodeFrontMatter reads the known keys of a parsed header, checking
+// their types (other keys are ignored).
+func decodeFrontMatter(raw map[string]any) (frontMatter, error) {
+	var fm frontMatter
+	str := func(m map[string]any, key, field string) (string, error) {
+		v, ok := m[key]
+		if !ok {
+			return "", nil
+		}
+		s, ok := v.(string)
+		if !ok {
+			return "", fmt.Errorf("%s must be a string, got %s", field, tomlType(v))
+		}
+		return s, nil
+	}
+	strs := func(m map[string]any, key, field string) ([]string, error) {
+		v, ok := m[key]
+		if !ok {
+			return nil, nil
+		}
+		l, ok := v.([]any)
+		if !ok {
+			return nil, fmt.Errorf("%s must be a list of strings, got %s", field, tomlType(v))
+		}
+		out := []string{}
+		for _, it := range l {
+			s, ok := it.(string)
+			if !ok {
+				return nil, fmt.Errorf("%s must be a list of strings, got an item of type %s", field, tomlType(it))
+			}
+			out = append(out, s)
+		}
+		return out, nil
+	}
+	for _, f := range []struct {
+		key string
+		dst *string
+	}{{"name", &fm.Name}, {"id", &fm.ID}, {"title", &fm.Title}, {"description", &fm.Description}} {
+		s, err := str(raw, f.key, f.key)
+		if err != nil {
+			return fm, &fmError{f.key, err.Error()}
+		}
+		*f.dst = s
+	}
+	if v, ok := raw["arguments"]; ok {
+		l, ok := v.([]any)
+		if !ok {
+			return fm, &fmError{"arguments", "arguments must be a list of tables ([[arguments]]), got " + tomlType(v)}
+		}
+		fm.Arguments = []fmArgument{}
+		for i, it := range l {
+			m, ok := it.(map[string]any)
+			if !ok {
+				return fm, &fmError{"arguments", fmt.Sprintf("arguments[%d] must be a table, got %s", i, tomlType(it))}
+			}
+			var a fmArgument
+			var err error
+			field := func(k string) string { return fmt.Sprintf("arguments[%d].%s", i, k) }
+			if a.Name, err = str(m, "name", field("name")); err == nil {
+				a.Description, err = str(m, "description", field("description"))
+			}
+			if err == nil {
+				a.Suggestions, err = strs(m, "suggestions", field("suggestions"))
+			}
+			if err == nil {
+				a.Completions, err = strs(m, "completions", field("completions"))
+			}
+			if err == nil {
+				if r, has := m["required"]; has {
+					b, ok := r.(bool)
+					if !ok {
+						err = fmt.Errorf("%s must be a bool, got %s", field("required"), tomlType(r))
+					}
+					a.Required = &b
+				}
+			}
+			if err != nil {
+				return fm, &fmError{"arguments", err.Error()}
+			}
+			fm.Arguments = append(fm.Arguments, a)
+		}
+	}
+	if v, ok := raw["images"]; ok {
+		l, ok := v.([]any)
+		if !ok {
+			return fm, &fmError{"images", "images must be a list, got " + tomlType(v)}
+		}
+		fm.Images = l
+	}
+	return fm, nil
+}
+
+// keyLine is the line of the front matter (counted from the file's
+// first line, the opening ---) where key is first set or opened as a
+// table; 1 when it is not found.
+func keyLine(header, key string) int {
+	for i, ln := range strings.Split(header, "\n") {
+		ln = strings.TrimSpace(ln)
+		if ln == "[["+key+"]]" || ln == "["+key+"]" {
+			return i + 2
+		}
+		if k, _, ok := strings.Cut(ln, "="); ok && strings.Trim(strings.TrimSpace(k), "\"'") == key {
+			return i + 2
+		}
+	}
+	return 1
 }
 
 // SkipDir says whether the prompt walk (and a watcher following it)
@@ -212,7 +342,8 @@ func Parse(path string) (*Prompt, error) {
 		if end < 0 {
 			return nil, problem(path, 1, "front matter opened with --- is not closed")
 		}
-		if err := toml.Unmarshal([]byte(rest[:end]), &fm); err != nil {
+		var raw map[string]any
+		if err := toml.Unmarshal([]byte(rest[:end]), &raw); err != nil {
 			line := 1
 			var de *toml.DecodeError
 			if errors.As(err, &de) {
@@ -220,6 +351,9 @@ func Parse(path string) (*Prompt, error) {
 				line += row // the front matter starts after the --- line
 			}
 			return nil, problem(path, line, "front matter: %v", err)
+		}
+		if fm, err = decodeFrontMatter(raw); err != nil {
+			return nil, problem(path, keyLine(rest[:end], err.(*fmError).key), "front matter: %v", err)
 		}
 		p.Body = rest[end+tail:]
 		hasArgs = fm.Arguments != nil
