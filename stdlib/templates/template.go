@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -595,11 +596,16 @@ func (p *tplParser) parseIf(cond string, open tplToken) (tplNode, error) {
 	}
 }
 
+// forHead splits `NAME in EXPR` / `K, V in EXPR` at the first `in`
+// standing alone between whitespace (spaces, tabs or newlines).
+var forHead = regexp.MustCompile(`(?s)^(.*?)\s+in\s+(.*)$`)
+
 func (p *tplParser) parseFor(spec string, open tplToken) (tplNode, error) {
-	head, iterText, ok := strings.Cut(spec, " in ")
-	if !ok {
+	m := forHead.FindStringSubmatch(spec)
+	if m == nil {
 		return nil, &tplError{open.pos, "expected `for NAME in EXPR`"}
 	}
+	head, iterText := m[1], m[2]
 	n := &tplFor{pos: open.pos}
 	vars := strings.Split(head, ",")
 	switch len(vars) {
