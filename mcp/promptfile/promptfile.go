@@ -32,7 +32,7 @@ import (
 )
 
 // Suffix ends the name of every prompt file.
-const Suffix = ".harn.prompt"
+const Suffix = templates.PromptSuffix
 
 // Prompt is one parsed prompt file.
 type Prompt struct {
@@ -332,18 +332,13 @@ func Parse(path string) (*Prompt, error) {
 	p := &Prompt{Path: path, Dir: filepath.Dir(path), Body: text}
 	var fm frontMatter
 	hasArgs := false
-	if strings.HasPrefix(text, "---\n") {
-		rest := text[4:]
-		end := strings.Index(rest, "\n---\n")
-		tail := 5
-		if end < 0 && strings.HasSuffix(rest, "\n---") {
-			end, tail = len(rest)-4, 4
-		}
-		if end < 0 {
-			return nil, problem(path, 1, "front matter opened with --- is not closed")
-		}
+	header, body, _, state := templates.SplitFrontMatter(text)
+	if state == templates.UnclosedFrontMatter {
+		return nil, problem(path, 1, "front matter opened with --- is not closed")
+	}
+	if state == templates.ClosedFrontMatter {
 		var raw map[string]any
-		if err := toml.Unmarshal([]byte(rest[:end]), &raw); err != nil {
+		if err := toml.Unmarshal([]byte(header), &raw); err != nil {
 			line := 1
 			var de *toml.DecodeError
 			if errors.As(err, &de) {
@@ -353,9 +348,9 @@ func Parse(path string) (*Prompt, error) {
 			return nil, problem(path, line, "front matter: %v", err)
 		}
 		if fm, err = decodeFrontMatter(raw); err != nil {
-			return nil, problem(path, keyLine(rest[:end], err.(*fmError).key), "front matter: %v", err)
+			return nil, problem(path, keyLine(header, err.(*fmError).key), "front matter: %v", err)
 		}
-		p.Body = rest[end+tail:]
+		p.Body = body
 		hasArgs = fm.Arguments != nil
 	}
 	p.Name = fm.Name

@@ -18,7 +18,7 @@ func TestTplPositions(t *testing.T) {
 		return p
 	}
 	offsets := []int{0, 1, 3, 11, 11, 16, 22, 5, 0, len(src)}
-	ps := newTplPositions(src)
+	ps := newTplPositions(src, 1)
 	for _, i := range offsets {
 		if got := ps.at(i); got != want(i) {
 			t.Errorf("at(%d) = %v, want %v", i, got, want(i))

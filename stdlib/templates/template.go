@@ -312,18 +312,19 @@ type tplToken struct {
 // order, so each answer continues from the previous one: a template of n
 // bytes costs O(n) however many directives it has.
 type tplPositions struct {
-	src string
-	off int    // the offset last answered
-	pos tplPos // its position
+	src   string
+	first int    // the line src starts on
+	off   int    // the offset last answered
+	pos   tplPos // its position
 }
 
-func newTplPositions(src string) *tplPositions {
-	return &tplPositions{src: src, pos: tplPos{1, 1}}
+func newTplPositions(src string, firstLine int) *tplPositions {
+	return &tplPositions{src: src, first: firstLine, pos: tplPos{firstLine, 1}}
 }
 
 func (t *tplPositions) at(i int) tplPos {
 	if i < t.off {
-		t.off, t.pos = 0, tplPos{1, 1}
+		t.off, t.pos = 0, tplPos{t.first, 1}
 	}
 	for _, r := range t.src[t.off:i] {
 		if r == '\n' {
@@ -338,9 +339,13 @@ func (t *tplPositions) at(i int) tplPos {
 
 // tokenize splits src into text and directive tokens, applying the trim
 // markers and dropping comments; raw blocks become text.
-func tokenizeTemplate(src string) ([]tplToken, error) {
+func tokenizeTemplate(src string) ([]tplToken, error) { return tokenizeTemplateAt(src, 1) }
+
+// tokenizeTemplateAt tokenizes src, which starts on line firstLine of
+// its file.
+func tokenizeTemplateAt(src string, firstLine int) ([]tplToken, error) {
 	var toks []tplToken
-	positions := newTplPositions(src)
+	positions := newTplPositions(src, firstLine)
 	trimNext := false
 	i := 0
 	for i < len(src) {
@@ -1094,12 +1099,18 @@ func (r *tplRenderer) renderFile(path string, bindings *vm.Dict) (string, error)
 	}
 	r.stack = append(r.stack, path)
 	defer func() { r.stack = r.stack[:len(r.stack)-1] }()
-	return r.render(data, path, filepath.Dir(path), bindings)
+	text, line := templateBody(path, data)
+	return r.renderAt(text, line, path, filepath.Dir(path), bindings)
 }
 
 // render renders src; label ("" for inline text) prefixes error positions.
 func (r *tplRenderer) render(src, label, dir string, bindings *vm.Dict) (string, error) {
-	out, err := r.renderInner(src, dir, &tplScope{vars: bindings})
+	return r.renderAt(src, 1, label, dir, bindings)
+}
+
+// renderAt renders src, which starts on line line of its file.
+func (r *tplRenderer) renderAt(src string, line int, label, dir string, bindings *vm.Dict) (string, error) {
+	out, err := r.renderInner(src, line, dir, &tplScope{vars: bindings})
 	if err != nil {
 		if te, ok := err.(*tplError); ok {
 			if label != "" {
@@ -1112,8 +1123,8 @@ func (r *tplRenderer) render(src, label, dir string, bindings *vm.Dict) (string,
 	return out, nil
 }
 
-func (r *tplRenderer) renderInner(src, dir string, scope *tplScope) (string, error) {
-	toks, err := tokenizeTemplate(src)
+func (r *tplRenderer) renderInner(src string, line int, dir string, scope *tplScope) (string, error) {
+	toks, err := tokenizeTemplateAt(src, line)
 	if err != nil {
 		return "", err
 	}
@@ -1277,7 +1288,8 @@ func (r *tplRenderer) execInclude(sb *strings.Builder, inc *tplInclude, dir stri
 	}
 	r.stack = append(r.stack, path)
 	defer func() { r.stack = r.stack[:len(r.stack)-1] }()
-	out, err := r.renderInner(data, filepath.Dir(path), &tplScope{vars: vars})
+	text, line := templateBody(path, data)
+	out, err := r.renderInner(text, line, filepath.Dir(path), &tplScope{vars: vars})
 	if err != nil {
 		if te, ok := err.(*tplError); ok {
 			return vm.Throwf("%s %s", path, te.Error())
