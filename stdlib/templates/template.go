@@ -951,7 +951,7 @@ func (lx *tplLexer) parsePrimary() (tplExp, error) {
 			x = &tplLit{vm.True}
 		case "false":
 			x = &tplLit{vm.False}
-		case "nil", "null", "none":
+		case "nil", "null":
 			x = &tplLit{vm.Nil}
 		default:
 			x = &tplVar{t.text}
