@@ -40,6 +40,7 @@ type Prompt struct {
 	Args                     []Arg
 	Images                   []Image
 	Body                     string
+	BodyLine                 int // the line of the file the body starts on
 	Path, Dir                string
 	pathName                 string
 }
@@ -329,10 +330,10 @@ func Parse(path string) (*Prompt, error) {
 		return nil, problem(path, 0, "%v", err)
 	}
 	text := strings.ReplaceAll(src, "\r\n", "\n")
-	p := &Prompt{Path: path, Dir: filepath.Dir(path), Body: text}
+	p := &Prompt{Path: path, Dir: filepath.Dir(path), Body: text, BodyLine: 1}
 	var fm frontMatter
 	hasArgs := false
-	header, body, _, state := templates.SplitFrontMatter(text)
+	header, body, bodyLine, state := templates.SplitFrontMatter(text)
 	if state == templates.UnclosedFrontMatter {
 		return nil, problem(path, 1, "front matter opened with --- is not closed")
 	}
@@ -350,7 +351,7 @@ func Parse(path string) (*Prompt, error) {
 		if fm, err = decodeFrontMatter(raw); err != nil {
 			return nil, problem(path, keyLine(header, err.(*fmError).key), "front matter: %v", err)
 		}
-		p.Body = body
+		p.Body, p.BodyLine = body, bodyLine
 		hasArgs = fm.Arguments != nil
 	}
 	p.Name = fm.Name
@@ -370,7 +371,7 @@ func Parse(path string) (*Prompt, error) {
 			p.Args = append(p.Args, arg)
 		}
 	} else {
-		vars, err := templates.TemplateVariables(p.Body)
+		vars, err := templates.TemplateVariables(p.Body, p.BodyLine)
 		if err != nil {
 			return nil, problem(path, 0, "template: %v", err)
 		}
@@ -450,10 +451,12 @@ func (p *Prompt) Get(params *jsonv.Object) any {
 	}
 	th := renderVM().NewThread()
 	th.Lock()
-	text, err := templates.RenderTemplate(th, p.Body, p.Dir, bindings)
+	text, err := templates.RenderTemplate(th, p.Body, p.BodyLine, p.Dir, bindings)
 	th.Unlock()
 	if err != nil {
-		return protocol.Errorf(protocol.CodeInternalError, fmt.Sprintf("prompt %s: %v", p.Name, err))
+		// the template's own words (`at L:C: …`), as a script catches them
+		msg := vm.ToDisplay(vm.AsError(err).Caught())
+		return protocol.Errorf(protocol.CodeInternalError, fmt.Sprintf("prompt %s: %s", p.Name, msg))
 	}
 	res := jsonv.NewObject(2)
 	if p.Description != "" {

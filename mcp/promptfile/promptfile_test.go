@@ -1,10 +1,13 @@
 package promptfile
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/harnlang/harn/internal/jsonv"
 )
 
 // TestParseFrontMatterTypes: a front-matter field of the wrong type is
@@ -51,5 +54,26 @@ func TestParseFrontMatterFields(t *testing.T) {
 	}
 	if len(p.Args) != 2 || !p.Args[0].Required || p.Args[1].Required || strings.Join(p.Args[1].Suggestions, ",") != "go" {
 		t.Errorf("arguments: %+v", p.Args)
+	}
+}
+
+// TestGetRenderErrorLine: a render failure of prompts/get is the
+// template's message, its line counting the prompt file's front matter.
+func TestGetRenderErrorLine(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.harn.prompt")
+	if err := os.WriteFile(path, []byte("---\nid = \"r\"\n---\nfirst\nthen {{ x | shout }}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Parse(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := jsonv.NewObject(1)
+	args.Set("x", "v")
+	params := jsonv.NewObject(1)
+	params.Set("arguments", args)
+	res, _ := json.Marshal(p.Get(params))
+	if !strings.Contains(string(res), `"prompt r: at 5:6: unknown filter `+"`shout`"+`"`) {
+		t.Errorf("got %s", res)
 	}
 }

@@ -80,21 +80,23 @@ func renderPath(th *vm.Thread, name string, a vm.Args, prov *provenance) (string
 	return path, out, err
 }
 
-// RenderTemplate renders template text with bindings; includes resolve
-// against dir. Failures are thrown strings in the `at L:C: …` form.
-// Hosts (MCP prompts, the orchestrator) reuse it.
-func RenderTemplate(th *vm.Thread, text, dir string, bindings *vm.Dict) (string, error) {
+// RenderTemplate renders template text that starts on line line of its
+// file (1 for a whole file), with bindings; includes resolve against
+// dir. Failures are thrown strings in the `at L:C: …` form, L counting
+// the file's lines. Hosts (MCP prompts, the orchestrator) reuse it.
+func RenderTemplate(th *vm.Thread, text string, line int, dir string, bindings *vm.Dict) (string, error) {
 	if bindings == nil {
 		bindings = vm.NewDict()
 	}
 	r := &tplRenderer{th: th}
-	return r.render(text, "", dir, bindings)
+	return r.renderAt(text, line, "", dir, bindings)
 }
 
 // TemplateVariables lists, in first-use order, the root names a template
-// reads from its bindings (loop variables and `loop` excluded).
-func TemplateVariables(text string) ([]string, error) {
-	toks, err := tokenizeTemplate(text)
+// reads from its bindings (loop variables and `loop` excluded). The
+// text starts on line line of its file, for the positions of errors.
+func TemplateVariables(text string, line int) ([]string, error) {
+	toks, err := tokenizeTemplateAt(text, line)
 	if err != nil {
 		return nil, err
 	}
