@@ -68,12 +68,12 @@ func TestRenderFiles(t *testing.T) {
 }
 
 func TestTemplateExports(t *testing.T) {
-	names, err := templates.TemplateVariables("Review {{ language }} code:\n{{ code | trim }}{{ for x in items }}{{ x }}{{ loop.index }}{{ other }}{{ end }}{{ if language == lang2 }}{{ end }}")
+	names, err := templates.TemplateVariables("Review {{ language }} code:\n{{ code | trim }}{{ for x in items }}{{ x }}{{ loop.index }}{{ other }}{{ end }}{{ if language == lang2 }}{{ end }}", 1)
 	if err != nil || strings.Join(names, ",") != "language,code,items,other,lang2" {
 		t.Errorf("TemplateVariables = %v, %v", names, err)
 	}
 	e := newT2(t)
-	out, err := templates.RenderTemplate(e.th, "Hi {{ who }}", "", dv("who", sv("you")).Dict())
+	out, err := templates.RenderTemplate(e.th, "Hi {{ who }}", 1, "", dv("who", sv("you")).Dict())
 	if err != nil || out != "Hi you" {
 		t.Errorf("RenderTemplate = %q, %v", out, err)
 	}

@@ -32,7 +32,7 @@ import (
 )
 
 // Suffix ends the name of every prompt file.
-const Suffix = ".harn.prompt"
+const Suffix = templates.PromptSuffix
 
 // Prompt is one parsed prompt file.
 type Prompt struct {
@@ -40,6 +40,7 @@ type Prompt struct {
 	Args                     []Arg
 	Images                   []Image
 	Body                     string
+	BodyLine                 int // the line of the file the body starts on
 	Path, Dir                string
 	pathName                 string
 }
@@ -59,18 +60,148 @@ type Image struct {
 
 // frontMatter is the TOML header of a prompt file.
 type frontMatter struct {
-	Name        string `toml:"name"`
-	ID          string `toml:"id"`
-	Title       string `toml:"title"`
-	Description string `toml:"description"`
-	Arguments   []struct {
-		Name        string   `toml:"name"`
-		Description string   `toml:"description"`
-		Required    *bool    `toml:"required"`
-		Suggestions []string `toml:"suggestions"`
-		Completions []string `toml:"completions"`
-	} `toml:"arguments"`
-	Images []any `toml:"images"`
+	Name, ID, Title, Description string
+	Arguments                    []fmArgument // nil: none declared
+	Images                       []any
+}
+
+type fmArgument struct {
+	Name, Description        string
+	Required                 *bool
+	Suggestions, Completions []string
+}
+
+// fmError is a front-matter field of the wrong type; key is the
+// top-level key it is under, to find its line.
+type fmError struct{ key, msg string }
+
+func (e *fmError) Error() string { return e.msg }
+
+// tomlType names a decoded TOML value by the Harn type it becomes.
+func tomlType(v any) string {
+	switch v.(type) {
+	case string:
+		return "string"
+	case int64:
+		return "int"
+	case float64:
+		return "float"
+	case bool:
+		return "bool"
+	case []any:
+		return "list"
+	case map[string]any:
+		return "dict"
+	}
+	return "datetime"
+}
+
+// decodeFrontMatter reads the known keys of a parsed header, checking
+// their types (other keys are ignored).
+func decodeFrontMatter(raw map[string]any) (frontMatter, error) {
+	var fm frontMatter
+	str := func(m map[string]any, key, field string) (string, error) {
+		v, ok := m[key]
+		if !ok {
+			return "", nil
+		}
+		s, ok := v.(string)
+		if !ok {
+			return "", fmt.Errorf("%s must be a string, got %s", field, tomlType(v))
+		}
+		return s, nil
+	}
+	strs := func(m map[string]any, key, field string) ([]string, error) {
+		v, ok := m[key]
+		if !ok {
+			return nil, nil
+		}
+		l, ok := v.([]any)
+		if !ok {
+			return nil, fmt.Errorf("%s must be a list of strings, got %s", field, tomlType(v))
+		}
+		out := []string{}
+		for _, it := range l {
+			s, ok := it.(string)
+			if !ok {
+				return nil, fmt.Errorf("%s must be a list of strings, got an item of type %s", field, tomlType(it))
+			}
+			out = append(out, s)
+		}
+		return out, nil
+	}
+	for _, f := range []struct {
+		key string
+		dst *string
+	}{{"name", &fm.Name}, {"id", &fm.ID}, {"title", &fm.Title}, {"description", &fm.Description}} {
+		s, err := str(raw, f.key, f.key)
+		if err != nil {
+			return fm, &fmError{f.key, err.Error()}
+		}
+		*f.dst = s
+	}
+	if v, ok := raw["arguments"]; ok {
+		l, ok := v.([]any)
+		if !ok {
+			return fm, &fmError{"arguments", "arguments must be a list of tables ([[arguments]]), got " + tomlType(v)}
+		}
+		fm.Arguments = []fmArgument{}
+		for i, it := range l {
+			m, ok := it.(map[string]any)
+			if !ok {
+				return fm, &fmError{"arguments", fmt.Sprintf("arguments[%d] must be a table, got %s", i, tomlType(it))}
+			}
+			var a fmArgument
+			var err error
+			field := func(k string) string { return fmt.Sprintf("arguments[%d].%s", i, k) }
+			if a.Name, err = str(m, "name", field("name")); err == nil {
+				a.Description, err = str(m, "description", field("description"))
+			}
+			if err == nil {
+				a.Suggestions, err = strs(m, "suggestions", field("suggestions"))
+			}
+			if err == nil {
+				a.Completions, err = strs(m, "completions", field("completions"))
+			}
+			if err == nil {
+				if r, has := m["required"]; has {
+					b, ok := r.(bool)
+					if !ok {
+						err = fmt.Errorf("%s must be a bool, got %s", field("required"), tomlType(r))
+					}
+					a.Required = &b
+				}
+			}
+			if err != nil {
+				return fm, &fmError{"arguments", err.Error()}
+			}
+			fm.Arguments = append(fm.Arguments, a)
+		}
+	}
+	if v, ok := raw["images"]; ok {
+		l, ok := v.([]any)
+		if !ok {
+			return fm, &fmError{"images", "images must be a list, got " + tomlType(v)}
+		}
+		fm.Images = l
+	}
+	return fm, nil
+}
+
+// keyLine is the line of the front matter (counted from the file's
+// first line, the opening ---) where key is first set or opened as a
+// table; 1 when it is not found.
+func keyLine(header, key string) int {
+	for i, ln := range strings.Split(header, "\n") {
+		ln = strings.TrimSpace(ln)
+		if ln == "[["+key+"]]" || ln == "["+key+"]" {
+			return i + 2
+		}
+		if k, _, ok := strings.Cut(ln, "="); ok && strings.Trim(strings.TrimSpace(k), "\"'") == key {
+			return i + 2
+		}
+	}
+	return 1
 }
 
 // SkipDir says whether the prompt walk (and a watcher following it)
@@ -199,20 +330,16 @@ func Parse(path string) (*Prompt, error) {
 		return nil, problem(path, 0, "%v", err)
 	}
 	text := strings.ReplaceAll(src, "\r\n", "\n")
-	p := &Prompt{Path: path, Dir: filepath.Dir(path), Body: text}
+	p := &Prompt{Path: path, Dir: filepath.Dir(path), Body: text, BodyLine: 1}
 	var fm frontMatter
 	hasArgs := false
-	if strings.HasPrefix(text, "---\n") {
-		rest := text[4:]
-		end := strings.Index(rest, "\n---\n")
-		tail := 5
-		if end < 0 && strings.HasSuffix(rest, "\n---") {
-			end, tail = len(rest)-4, 4
-		}
-		if end < 0 {
-			return nil, problem(path, 1, "front matter opened with --- is not closed")
-		}
-		if err := toml.Unmarshal([]byte(rest[:end]), &fm); err != nil {
+	header, body, bodyLine, state := templates.SplitFrontMatter(text)
+	if state == templates.UnclosedFrontMatter {
+		return nil, problem(path, 1, "front matter opened with --- is not closed")
+	}
+	if state == templates.ClosedFrontMatter {
+		var raw map[string]any
+		if err := toml.Unmarshal([]byte(header), &raw); err != nil {
 			line := 1
 			var de *toml.DecodeError
 			if errors.As(err, &de) {
@@ -221,7 +348,10 @@ func Parse(path string) (*Prompt, error) {
 			}
 			return nil, problem(path, line, "front matter: %v", err)
 		}
-		p.Body = rest[end+tail:]
+		if fm, err = decodeFrontMatter(raw); err != nil {
+			return nil, problem(path, keyLine(header, err.(*fmError).key), "front matter: %v", err)
+		}
+		p.Body, p.BodyLine = body, bodyLine
 		hasArgs = fm.Arguments != nil
 	}
 	p.Name = fm.Name
@@ -241,7 +371,7 @@ func Parse(path string) (*Prompt, error) {
 			p.Args = append(p.Args, arg)
 		}
 	} else {
-		vars, err := templates.TemplateVariables(p.Body)
+		vars, err := templates.TemplateVariables(p.Body, p.BodyLine)
 		if err != nil {
 			return nil, problem(path, 0, "template: %v", err)
 		}
@@ -321,10 +451,12 @@ func (p *Prompt) Get(params *jsonv.Object) any {
 	}
 	th := renderVM().NewThread()
 	th.Lock()
-	text, err := templates.RenderTemplate(th, p.Body, p.Dir, bindings)
+	text, err := templates.RenderTemplate(th, p.Body, p.BodyLine, p.Dir, bindings)
 	th.Unlock()
 	if err != nil {
-		return protocol.Errorf(protocol.CodeInternalError, fmt.Sprintf("prompt %s: %v", p.Name, err))
+		// the template's own words (`at L:C: …`), as a script catches them
+		msg := vm.ToDisplay(vm.AsError(err).Caught())
+		return protocol.Errorf(protocol.CodeInternalError, fmt.Sprintf("prompt %s: %s", p.Name, msg))
 	}
 	res := jsonv.NewObject(2)
 	if p.Description != "" {

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -51,6 +52,9 @@ func init() {
 			return prov.result(path, out), nil
 		})
 	lib.Def("render_string", "render_string(text, bindings?) -> string", "render inline template text", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		if !a.Given(0) {
+			return vm.Value{}, vm.Throwf("render_string requires at least 1 argument: text")
+		}
 		r := &tplRenderer{th: th}
 		out, err := r.render(a.Text(0), "", templateBaseDir(th), bindingsArg(a, 1))
 		if err != nil {
@@ -76,21 +80,23 @@ func renderPath(th *vm.Thread, name string, a vm.Args, prov *provenance) (string
 	return path, out, err
 }
 
-// RenderTemplate renders template text with bindings; includes resolve
-// against dir. Failures are thrown strings in the `at L:C: …` form.
-// Hosts (MCP prompts, the orchestrator) reuse it.
-func RenderTemplate(th *vm.Thread, text, dir string, bindings *vm.Dict) (string, error) {
+// RenderTemplate renders template text that starts on line line of its
+// file (1 for a whole file), with bindings; includes resolve against
+// dir. Failures are thrown strings in the `at L:C: …` form, L counting
+// the file's lines. Hosts (MCP prompts, the orchestrator) reuse it.
+func RenderTemplate(th *vm.Thread, text string, line int, dir string, bindings *vm.Dict) (string, error) {
 	if bindings == nil {
 		bindings = vm.NewDict()
 	}
 	r := &tplRenderer{th: th}
-	return r.render(text, "", dir, bindings)
+	return r.renderAt(text, line, "", dir, bindings)
 }
 
 // TemplateVariables lists, in first-use order, the root names a template
-// reads from its bindings (loop variables and `loop` excluded).
-func TemplateVariables(text string) ([]string, error) {
-	toks, err := tokenizeTemplate(text)
+// reads from its bindings (loop variables and `loop` excluded). The
+// text starts on line line of its file, for the positions of errors.
+func TemplateVariables(text string, line int) ([]string, error) {
+	toks, err := tokenizeTemplateAt(text, line)
 	if err != nil {
 		return nil, err
 	}
@@ -303,30 +309,58 @@ type tplToken struct {
 	pos       tplPos
 }
 
-// tplPosOf is the 1-based line and column (in characters) of byte offset i.
-func tplPosOf(src string, i int) tplPos {
-	line := 1 + strings.Count(src[:i], "\n")
-	start := strings.LastIndexByte(src[:i], '\n') + 1
-	return tplPos{line, utf8.RuneCountInString(src[start:i]) + 1}
+// tplPositions gives the 1-based line and column (in characters) of
+// byte offsets of src. The tokenizer asks for offsets in increasing
+// order, so each answer continues from the previous one: a template of n
+// bytes costs O(n) however many directives it has.
+type tplPositions struct {
+	src   string
+	first int    // the line src starts on
+	off   int    // the offset last answered
+	pos   tplPos // its position
+}
+
+func newTplPositions(src string, firstLine int) *tplPositions {
+	return &tplPositions{src: src, first: firstLine, pos: tplPos{firstLine, 1}}
+}
+
+func (t *tplPositions) at(i int) tplPos {
+	if i < t.off {
+		t.off, t.pos = 0, tplPos{t.first, 1}
+	}
+	for _, r := range t.src[t.off:i] {
+		if r == '\n' {
+			t.pos = tplPos{t.pos.line + 1, 1}
+		} else {
+			t.pos.col++
+		}
+	}
+	t.off = i
+	return t.pos
 }
 
 // tokenize splits src into text and directive tokens, applying the trim
 // markers and dropping comments; raw blocks become text.
-func tokenizeTemplate(src string) ([]tplToken, error) {
+func tokenizeTemplate(src string) ([]tplToken, error) { return tokenizeTemplateAt(src, 1) }
+
+// tokenizeTemplateAt tokenizes src, which starts on line firstLine of
+// its file.
+func tokenizeTemplateAt(src string, firstLine int) ([]tplToken, error) {
 	var toks []tplToken
+	positions := newTplPositions(src, firstLine)
 	trimNext := false
 	i := 0
 	for i < len(src) {
 		j := strings.Index(src[i:], "{{")
 		if j < 0 {
-			toks = appendText(toks, src[i:], trimNext, false, tplPosOf(src, i))
+			toks = appendText(toks, src[i:], trimNext, false, positions.at(i))
 			break
 		}
 		open := i + j
 		trimPrev := strings.HasPrefix(src[open:], "{{-")
-		toks = appendText(toks, src[i:open], trimNext, trimPrev, tplPosOf(src, i))
+		toks = appendText(toks, src[i:open], trimNext, trimPrev, positions.at(i))
 		trimNext = false
-		pos := tplPosOf(src, open)
+		pos := positions.at(open)
 		if strings.HasPrefix(src[open:], "{{#") {
 			end := strings.Index(src[open+3:], "#}}")
 			if end < 0 {
@@ -335,7 +369,7 @@ func tokenizeTemplate(src string) ([]tplToken, error) {
 			i = open + 3 + end + 3
 			continue
 		}
-		end := strings.Index(src[open+2:], "}}")
+		end := directiveEnd(src[open+2:])
 		if end < 0 {
 			return nil, &tplError{pos, "unterminated directive"}
 		}
@@ -366,7 +400,7 @@ func tokenizeTemplate(src string) ([]tplToken, error) {
 				if strings.TrimSpace(inner) == "endraw" {
 					// `{{ raw -}}` and `{{- endraw }}` trim the raw text's
 					// edges as they would any text (docs/spec/builtins.md §4.8)
-					toks = appendText(toks, src[i:at], trimNext, strings.HasPrefix(src[at:], "{{-"), tplPosOf(src, i))
+					toks = appendText(toks, src[i:at], trimNext, strings.HasPrefix(src[at:], "{{-"), positions.at(i))
 					i = at + 2 + close + 2
 					trimNext = strings.HasSuffix(strings.TrimSpace(src[at+2:at+2+close]), "-")
 					break
@@ -378,6 +412,47 @@ func tokenizeTemplate(src string) ([]tplToken, error) {
 		toks = append(toks, tplToken{text: body, directive: true, pos: pos})
 	}
 	return toks, nil
+}
+
+// directiveEnd is the offset in s (the text after a `{{`) of the `}}`
+// closing the directive: one inside a string literal or a bracketed
+// dict, list or group does not close it, so `{{ "}}" }}` and
+// `{{ include "f" with {a: {b: 1}} }}` are whole directives. When the
+// strings and brackets do not pair up it is the first `}}`, so the
+// expression's own error names the problem. -1: none.
+func directiveEnd(s string) int {
+	var open []byte // the brackets not yet closed
+	closer := map[byte]byte{'}': '{', ']': '[', ')': '('}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '"', '\'':
+			j := i + 1
+			for j < len(s) && s[j] != c {
+				if s[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			if j >= len(s) {
+				return strings.Index(s, "}}")
+			}
+			i = j
+		case '{', '[', '(':
+			open = append(open, c)
+		case '}', ']', ')':
+			if len(open) == 0 {
+				if c == '}' && strings.HasPrefix(s[i:], "}}") {
+					return i
+				}
+				return strings.Index(s, "}}")
+			}
+			if open[len(open)-1] != closer[c] {
+				return strings.Index(s, "}}")
+			}
+			open = open[:len(open)-1]
+		}
+	}
+	return strings.Index(s, "}}")
 }
 
 // appendText adds a text token, trimming leading whitespace (and one
@@ -528,11 +603,16 @@ func (p *tplParser) parseIf(cond string, open tplToken) (tplNode, error) {
 	}
 }
 
+// forHead splits `NAME in EXPR` / `K, V in EXPR` at the first `in`
+// standing alone between whitespace (spaces, tabs or newlines).
+var forHead = regexp.MustCompile(`(?s)^(.*?)\s+in\s+(.*)$`)
+
 func (p *tplParser) parseFor(spec string, open tplToken) (tplNode, error) {
-	head, iterText, ok := strings.Cut(spec, " in ")
-	if !ok {
+	m := forHead.FindStringSubmatch(spec)
+	if m == nil {
 		return nil, &tplError{open.pos, "expected `for NAME in EXPR`"}
 	}
+	head, iterText := m[1], m[2]
 	n := &tplFor{pos: open.pos}
 	vars := strings.Split(head, ",")
 	switch len(vars) {
@@ -644,6 +724,9 @@ type tplLexer struct {
 func parseTplExpr(src string, pos tplPos) (tplExp, error) {
 	lx := &tplLexer{src: src, pos: pos}
 	lx.next()
+	if lx.err != nil {
+		return nil, lx.err
+	}
 	if lx.tok.kind == tkEOF {
 		return nil, &tplError{pos, "empty expression"}
 	}
@@ -870,7 +953,7 @@ func (lx *tplLexer) parsePrimary() (tplExp, error) {
 			x = &tplLit{vm.True}
 		case "false":
 			x = &tplLit{vm.False}
-		case "nil", "null", "none":
+		case "nil", "null":
 			x = &tplLit{vm.Nil}
 		default:
 			x = &tplVar{t.text}
@@ -1018,12 +1101,18 @@ func (r *tplRenderer) renderFile(path string, bindings *vm.Dict) (string, error)
 	}
 	r.stack = append(r.stack, path)
 	defer func() { r.stack = r.stack[:len(r.stack)-1] }()
-	return r.render(data, path, filepath.Dir(path), bindings)
+	text, line := templateBody(path, data)
+	return r.renderAt(text, line, path, filepath.Dir(path), bindings)
 }
 
 // render renders src; label ("" for inline text) prefixes error positions.
 func (r *tplRenderer) render(src, label, dir string, bindings *vm.Dict) (string, error) {
-	out, err := r.renderInner(src, dir, &tplScope{vars: bindings})
+	return r.renderAt(src, 1, label, dir, bindings)
+}
+
+// renderAt renders src, which starts on line line of its file.
+func (r *tplRenderer) renderAt(src string, line int, label, dir string, bindings *vm.Dict) (string, error) {
+	out, err := r.renderInner(src, line, dir, &tplScope{vars: bindings})
 	if err != nil {
 		if te, ok := err.(*tplError); ok {
 			if label != "" {
@@ -1036,8 +1125,8 @@ func (r *tplRenderer) render(src, label, dir string, bindings *vm.Dict) (string,
 	return out, nil
 }
 
-func (r *tplRenderer) renderInner(src, dir string, scope *tplScope) (string, error) {
-	toks, err := tokenizeTemplate(src)
+func (r *tplRenderer) renderInner(src string, line int, dir string, scope *tplScope) (string, error) {
+	toks, err := tokenizeTemplateAt(src, line)
 	if err != nil {
 		return "", err
 	}
@@ -1201,7 +1290,8 @@ func (r *tplRenderer) execInclude(sb *strings.Builder, inc *tplInclude, dir stri
 	}
 	r.stack = append(r.stack, path)
 	defer func() { r.stack = r.stack[:len(r.stack)-1] }()
-	out, err := r.renderInner(data, filepath.Dir(path), &tplScope{vars: vars})
+	text, line := templateBody(path, data)
+	out, err := r.renderInner(text, line, filepath.Dir(path), &tplScope{vars: vars})
 	if err != nil {
 		if te, ok := err.(*tplError); ok {
 			return vm.Throwf("%s %s", path, te.Error())
@@ -1362,6 +1452,27 @@ func tplIndex(obj, key vm.Value) vm.Value {
 
 // ---- filters ----
 
+// seqItems is the elements of a list, set or range, in order; ok is
+// false for any other value.
+func seqItems(v vm.Value) (items []vm.Value, ok bool) {
+	switch x := v.Object().(type) {
+	case *vm.List:
+		return x.Items(), true
+	case *vm.Set:
+		return x.Items(), true
+	case *vm.Range:
+		it := x.Iterate()
+		for {
+			e, more, _ := it.Next()
+			if !more {
+				return items, true
+			}
+			items = append(items, e)
+		}
+	}
+	return nil, false
+}
+
 // filterText is a filter's string input: nil reads as "".
 func filterText(v vm.Value) string {
 	if v.IsNil() {
@@ -1379,9 +1490,9 @@ func applyFilter(f *tplFilter, v vm.Value, args []vm.Value) (vm.Value, error) {
 	}
 	switch f.name {
 	case "upper":
-		return vm.Str(strings.ToUpper(filterText(v))), nil
+		return vm.Str(text.Upper(filterText(v))), nil
 	case "lower":
-		return vm.Str(strings.ToLower(filterText(v))), nil
+		return vm.Str(text.Lower(filterText(v))), nil
 	case "trim":
 		return vm.Str(strings.TrimSpace(filterText(v))), nil
 	case "capitalize":
@@ -1390,16 +1501,16 @@ func applyFilter(f *tplFilter, v vm.Value, args []vm.Value) (vm.Value, error) {
 			return vm.Str(""), nil
 		}
 		r, size := utf8.DecodeRuneInString(s)
-		return vm.Str(string(unicode.ToUpper(r)) + strings.ToLower(s[size:])), nil
+		return vm.Str(text.UpperRune(r) + text.Lower(s[size:])), nil
 	case "title":
 		var sb strings.Builder
 		start := true
 		for _, r := range filterText(v) {
 			if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' {
 				if start {
-					sb.WriteRune(unicode.ToUpper(r))
+					sb.WriteString(text.UpperRune(r))
 				} else {
-					sb.WriteRune(unicode.ToLower(r))
+					sb.WriteString(text.LowerRune(r))
 				}
 				start = false
 			} else {
@@ -1419,6 +1530,8 @@ func applyFilter(f *tplFilter, v vm.Value, args []vm.Value) (vm.Value, error) {
 			return lib.IntOf(x.Len()), nil
 		case *vm.Set:
 			return lib.IntOf(x.Len()), nil
+		case *vm.Range:
+			return vm.IntOf(x.Len()), nil
 		}
 		return lib.IntOf(0), nil
 	case "first", "last":
@@ -1432,23 +1545,30 @@ func applyFilter(f *tplFilter, v vm.Value, args []vm.Value) (vm.Value, error) {
 			}
 			return vm.Str(string(runes[len(runes)-1])), nil
 		}
-		switch x := v.Object().(type) {
-		case *vm.List:
-			if x.Len() == 0 {
+		if r, ok := v.Object().(*vm.Range); ok {
+			last, ok := r.Last()
+			switch {
+			case !ok:
 				return vm.Nil, nil
+			case f.name == "first":
+				return vm.IntOf(r.Start), nil
 			}
-			if f.name == "first" {
-				return x.At(0), nil
-			}
-			return x.At(x.Len() - 1), nil
+			return vm.IntOf(last), nil
 		}
-		return vm.Nil, nil
+		items, ok := seqItems(v)
+		if !ok || len(items) == 0 {
+			return vm.Nil, nil
+		}
+		if f.name == "first" {
+			return items[0], nil
+		}
+		return items[len(items)-1], nil
 	case "reverse":
-		switch x := v.Object().(type) {
-		case *vm.List:
-			n := x.Len()
+		switch items, ok := seqItems(v); {
+		case ok:
+			n := len(items)
 			out := make([]vm.Value, n)
-			for i, it := range x.Items() {
+			for i, it := range items {
 				out[n-1-i] = it
 			}
 			return vm.Of(vm.NewList(out)), nil
@@ -1464,13 +1584,8 @@ func applyFilter(f *tplFilter, v vm.Value, args []vm.Value) (vm.Value, error) {
 		if len(args) > 0 {
 			sep = filterText(arg(0))
 		}
-		var items []vm.Value
-		switch x := v.Object().(type) {
-		case *vm.List:
-			items = x.Items()
-		case *vm.Set:
-			items = x.Items()
-		default:
+		items, ok := seqItems(v)
+		if !ok {
 			return vm.Str(filterText(v)), nil
 		}
 		parts := make([]string, len(items))

@@ -59,7 +59,7 @@ func init() {
 		sm(name, "s."+name+"()", "full Unicode lower-casing", func(s string, args vm.Args) vm.Value { return vm.Str(Lower(s)) })
 	}
 	for _, name := range []string{"uppercase", "upper", "to_upper"} {
-		sm(name, "s."+name+"()", "full Unicode upper-casing", func(s string, args vm.Args) vm.Value { return vm.Str(upper(s)) })
+		sm(name, "s."+name+"()", "full Unicode upper-casing", func(s string, args vm.Args) vm.Value { return vm.Str(Upper(s)) })
 	}
 	sm("substring", "s.substring(start?, end?)", "chars from start to END (an index, not a length)", func(s string, args vm.Args) vm.Value {
 		rs := []rune(s)

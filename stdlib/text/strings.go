@@ -27,7 +27,7 @@ func init() {
 	})
 	lib.Def("uppercase", "uppercase(s: string) -> string", "full Unicode upper-casing", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		s := args.Text(0)
-		return longText(th, len(s), func() vm.Value { return vm.Str(upper(s)) })
+		return longText(th, len(s), func() vm.Value { return vm.Str(Upper(s)) })
 	})
 	lib.Def("split", "split(s, sep?) -> list<string>", `split on each occurrence of sep (default " ")`, func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		s, sep := args.Text(0), lib.TextOr(args, 1, " ")
@@ -112,25 +112,25 @@ func init() {
 		atStart := true
 		for _, r := range args.Text(0) {
 			if atStart {
-				sb.WriteString(upperRune(r))
+				sb.WriteString(UpperRune(r))
 			} else {
-				sb.WriteString(lowerRune(r))
+				sb.WriteString(LowerRune(r))
 			}
 			atStart = IsSpace(r)
 		}
 		return vm.Str(sb.String()), nil
 	})
 	lib.Def("uppercase_first", "uppercase_first(s) -> string", "upper-case the first char only", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-		return vm.Str(mapFirst(args.Text(0), upperRune)), nil
+		return vm.Str(mapFirst(args.Text(0), UpperRune)), nil
 	})
 	lib.Def("lowercase_first", "lowercase_first(s) -> string", "lower-case the first char only", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-		return vm.Str(mapFirst(args.Text(0), lowerRune)), nil
+		return vm.Str(mapFirst(args.Text(0), LowerRune)), nil
 	})
 	lib.Def("pascal_to_camel", "pascal_to_camel(s) -> string", "lower-case the first char", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-		return vm.Str(mapFirst(args.Text(0), lowerRune)), nil
+		return vm.Str(mapFirst(args.Text(0), LowerRune)), nil
 	})
 	lib.Def("camel_to_pascal", "camel_to_pascal(s) -> string", "upper-case the first char", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
-		return vm.Str(mapFirst(args.Text(0), upperRune)), nil
+		return vm.Str(mapFirst(args.Text(0), UpperRune)), nil
 	})
 	for _, c := range []struct {
 		name string
@@ -160,24 +160,24 @@ func init() {
 
 func IsSpace(r rune) bool { return unicode.IsSpace(r) }
 
-// Lower and upper apply the full Unicode case mappings (ß → SS, final
+// Lower and Upper apply the full Unicode case mappings (ß → SS, final
 // sigma), which the unicode package's simple mappings lack.
 func Lower(s string) string { return cases.Lower(language.Und).String(s) }
-func upper(s string) string { return cases.Upper(language.Und).String(s) }
+func Upper(s string) string { return cases.Upper(language.Und).String(s) }
 
-// lowerRune and upperRune map one char, possibly to several.
-func lowerRune(r rune) string {
+// LowerRune and UpperRune map one char, possibly to several.
+func LowerRune(r rune) string {
 	if r < utf8.RuneSelf {
 		return string(unicode.ToLower(r))
 	}
 	return Lower(string(r))
 }
 
-func upperRune(r rune) string {
+func UpperRune(r rune) string {
 	if r < utf8.RuneSelf {
 		return string(unicode.ToUpper(r))
 	}
-	return upper(string(r))
+	return Upper(string(r))
 }
 
 func mapFirst(s string, f func(rune) string) string {
@@ -313,7 +313,7 @@ func camelWords(words []string) string {
 		if i == 0 {
 			sb.WriteString(w)
 		} else {
-			sb.WriteString(mapFirst(w, upperRune))
+			sb.WriteString(mapFirst(w, UpperRune))
 		}
 	}
 	return sb.String()
@@ -322,7 +322,7 @@ func camelWords(words []string) string {
 func pascalWords(words []string) string {
 	var sb strings.Builder
 	for _, w := range words {
-		sb.WriteString(mapFirst(w, upperRune))
+		sb.WriteString(mapFirst(w, UpperRune))
 	}
 	return sb.String()
 }
