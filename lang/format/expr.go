@@ -1111,12 +1111,27 @@ func (p *printer) matchBrace(x *syntax.MatchExpr) syntax.Pos {
 }
 
 func (p *printer) arm(a *syntax.MatchArm) doc {
-	var d concat
-	for i, pat := range a.Patterns {
-		if i > 0 {
-			d = append(d, p.punct(p.tokenBeforeIs(syntax.ExprStart(pat), "|"), " | "))
+	// An or-pattern too long for its line breaks after each `|`, the
+	// alternatives after the first one level in (docs/fmt.md); one with
+	// comments among its alternatives keeps them where they are.
+	last := syntax.ExprStart(a.Patterns[len(a.Patterns)-1])
+	commented := p.next < len(p.comments) && p.comments[p.next].tok.Pos.Before(last)
+	var rest concat
+	for _, pat := range a.Patterns[1:] {
+		bar := p.tokenBeforeIs(syntax.ExprStart(pat), "|")
+		if commented {
+			rest = append(rest, p.punct(bar, " | "))
+		} else {
+			rest = append(rest, text(" |"), sp)
 		}
-		d = append(d, p.expr(pat))
+		rest = append(rest, p.expr(pat))
+	}
+	d := concat{p.expr(a.Patterns[0])}
+	switch {
+	case commented:
+		d = append(d, rest...)
+	case rest != nil:
+		d = concat{grp(d[0], indent{rest})}
 	}
 	if a.Guard != nil {
 		d = append(d, p.punct(p.tokenBeforeIs(syntax.ExprStart(a.Guard), "if"), " if "), p.expr(a.Guard))
