@@ -33,6 +33,9 @@ import (
 
 	"github.com/harnlang/harn/vm"
 	js "github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
 )
 
 // Validator is a compiled schema.
@@ -137,26 +140,49 @@ func Canonical(doc any) (string, error) {
 
 // Violations lists the failures of a validation error, one per failing
 // keyword, each "at <instance location>: <message>" ("root" for the
-// document itself) — the shape of the Harn dialect's messages.
+// document itself) — the shape of the Harn dialect's messages. A `$ref`
+// (or `$dynamicRef`) that fails is reported by the keywords that failed
+// behind it, at their own instance locations, not as a bare
+// "validation failed".
 func Violations(err error) []string {
 	ve, ok := err.(*js.ValidationError)
 	if !ok {
 		return []string{err.Error()}
 	}
 	var out []string
-	for _, u := range ve.BasicOutput().Errors {
-		if u.Error == nil {
-			continue
+	var walk func(e *js.ValidationError)
+	walk = func(e *js.ValidationError) {
+		switch e.ErrorKind.(type) {
+		case *kind.Schema, *kind.Group, *kind.Reference:
+			// Containers: their causes say what failed.
+		default:
+			loc := jsonPointer(e.InstanceLocation)
+			if loc == "" {
+				loc = "root"
+			}
+			out = append(out, "at "+loc+": "+e.ErrorKind.LocalizedString(printer))
 		}
-		loc := u.InstanceLocation
-		if loc == "" {
-			loc = "root"
+		for _, c := range e.Causes {
+			walk(c)
 		}
-		out = append(out, "at "+loc+": "+u.Error.String())
 	}
+	walk(ve)
 	if len(out) == 0 {
 		// ve.Error() would name the schema by its internal cache id.
 		out = append(out, "at root: the value does not match the schema")
 	}
 	return out
+}
+
+// printer words violations as the library's own output does.
+var printer = message.NewPrinter(language.English)
+
+// jsonPointer is the RFC 6901 pointer of an instance location.
+func jsonPointer(path []string) string {
+	var sb strings.Builder
+	for _, tok := range path {
+		sb.WriteByte('/')
+		sb.WriteString(strings.ReplaceAll(strings.ReplaceAll(tok, "~", "~0"), "/", "~1"))
+	}
+	return sb.String()
 }
