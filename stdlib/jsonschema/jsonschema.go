@@ -98,6 +98,9 @@ func (c *Cache) Compile(doc any) (*Validator, error) {
 	if ok {
 		return v, nil
 	}
+	if err := knownDialect(doc); err != nil {
+		return nil, err
+	}
 	// Recompile from the canonical text so the library sees plain
 	// json.Number/map/slice values whatever form doc came in.
 	parsed, err := js.UnmarshalJSON(stringsReader(text))
@@ -120,6 +123,61 @@ func (c *Cache) Compile(doc any) (*Validator, error) {
 	c.m[text] = v
 	c.mu.Unlock()
 	return v, nil
+}
+
+// knownDialects are the `$schema` URLs of the drafts whose meta-schemas
+// are built in (with or without an empty fragment, http or https).
+var knownDialects = map[string]bool{
+	"json-schema.org/schema":               true,
+	"json-schema.org/draft/2020-12/schema": true,
+	"json-schema.org/draft/2019-09/schema": true,
+	"json-schema.org/draft-07/schema":      true,
+	"json-schema.org/draft-06/schema":      true,
+	"json-schema.org/draft-04/schema":      true,
+}
+
+// knownDialect refuses a document whose `$schema` is not a built-in
+// draft: nothing is fetched, so any other meta-schema cannot be read.
+func knownDialect(doc any) error {
+	m, ok := doc.(map[string]any)
+	if !ok {
+		return nil
+	}
+	raw, ok := m["$schema"]
+	if !ok {
+		return nil
+	}
+	url, ok := raw.(string)
+	if !ok {
+		return fmt.Errorf("$schema must be a string, got %s", jsonKind(raw))
+	}
+	u := strings.TrimSuffix(url, "#")
+	if rest, ok := strings.CutPrefix(u, "https://"); ok {
+		u = rest
+	} else {
+		u = strings.TrimPrefix(u, "http://")
+	}
+	if !knownDialects[u] {
+		return fmt.Errorf("unknown $schema %q: nothing is fetched, so only the drafts 2020-12, 2019-09, 7, 6 and 4 are known (https://json-schema.org/draft/2020-12/schema)", url)
+	}
+	return nil
+}
+
+// jsonKind names the JSON kind of a generic JSON value.
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case string:
+		return "string"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return "number"
 }
 
 // withoutURL replaces the schema's internal cache id in a compile error
