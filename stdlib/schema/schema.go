@@ -610,16 +610,27 @@ func schemaInt(s *vm.Dict, key string) (int64, bool) {
 
 // filledDefault is the value a missing property with sub-schema sub takes:
 // its `default`, with that default's own missing properties filled in.
-func filledDefault(sub vm.Value, depth int) (vm.Value, bool) {
-	sd, ok := sub.AsDict()
-	if !ok {
-		return vm.Nil, false
+// A sub-schema that is a `$ref` (against root; not inside a filled-in
+// default, where root is nil) takes the default of the schema it refers to.
+func filledDefault(sub, root vm.Value, depth int) (vm.Value, bool) {
+	for hops := 0; ; hops++ {
+		sd, ok := sub.AsDict()
+		if !ok {
+			return vm.Nil, false
+		}
+		if def, ok := sd.Get("default"); ok {
+			return applySchemaDefaults(def, sub, vm.Nil, depth+1), true
+		}
+		ref, ok := sget(sd, "$ref")
+		if !ok || root.IsNil() || hops > 64 {
+			return vm.Nil, false
+		}
+		target, found := (&schemaValidator{root: root}).resolveRef(vm.ToDisplay(ref))
+		if !found {
+			return vm.Nil, false
+		}
+		sub = target
 	}
-	def, ok := sd.Get("default")
-	if !ok {
-		return vm.Nil, false
-	}
-	return applySchemaDefaults(def, sub, vm.Nil, depth+1), true
 }
 
 // applySchemaDefaults fills the `default` of missing properties (and of a
@@ -654,7 +665,7 @@ func applySchemaDefaults(v, schema, root vm.Value, depth int) vm.Value {
 			pd.Range(func(k string, sub vm.Value) bool {
 				cur, present := out.Get(k)
 				if !present {
-					if def, ok := filledDefault(sub, depth); ok {
+					if def, ok := filledDefault(sub, root, depth); ok {
 						out = out.Set(k, def)
 					}
 					return true
@@ -690,7 +701,7 @@ func applySchemaDefaults(v, schema, root vm.Value, depth int) vm.Value {
 				}
 				return true
 			}
-			def, ok := filledDefault(sub, depth)
+			def, ok := filledDefault(sub, root, depth)
 			if !ok {
 				return true
 			}
