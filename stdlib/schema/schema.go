@@ -283,6 +283,17 @@ func CheckSchema(th *vm.Thread, name string, schema vm.Value) error {
 // Check is CheckSchema returning the accepted schema, to validate values
 // against without checking or compiling it again.
 func Check(th *vm.Thread, name string, schema vm.Value) (*Checked, error) {
+	if t, ok := schema.AsString(); ok {
+		// A type name stands for {type: NAME}: is_type(v, "string").
+		schema = vm.Of(lib.DictOf("type", vm.Str(t.Go())))
+	}
+	switch schema.Object().(type) {
+	case *vm.Dict, vm.Bool:
+	default:
+		// Anything else (nil, a number, a struct's constructor…) would
+		// check nothing and let every value pass.
+		return nil, vm.Throwf("%s: schema must be a schema dict, a type name or a type alias, got %s", name, schema.Type())
+	}
 	if isJSONSchemaDoc(schema) {
 		val, err := jsonschema.CompileValue(schema)
 		if err != nil {
