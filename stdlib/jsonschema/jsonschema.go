@@ -182,8 +182,17 @@ func jsonKind(v any) string {
 
 // withoutURL replaces the schema's internal cache id in a compile error
 // with "schema": the id means nothing to the script or the client who
-// may read the error.
+// may read the error. A document the meta-schema rejects is worded on
+// one line, as its places in the document and what is wrong there
+// (`at /type: value must be one of 'array', …; at /type: got number,
+// want array`), the way a value's violations are.
 func withoutURL(err error, url string) error {
+	var sve *js.SchemaValidationError
+	if errors.As(err, &sve) {
+		if _, ok := sve.Err.(*js.ValidationError); ok {
+			return errors.New("the document does not match the draft's meta-schema: " + strings.Join(Violations(sve.Err), "; "))
+		}
+	}
 	return errors.New(strings.ReplaceAll(err.Error(), url, "schema"))
 }
 
@@ -211,7 +220,7 @@ func Violations(err error) []string {
 	var walk func(e *js.ValidationError)
 	walk = func(e *js.ValidationError) {
 		switch e.ErrorKind.(type) {
-		case *kind.Schema, *kind.Group, *kind.Reference:
+		case *kind.Schema, *kind.Group, *kind.Reference, *kind.AllOf:
 			// Containers: their causes say what failed.
 		default:
 			loc := jsonPointer(e.InstanceLocation)
