@@ -28,6 +28,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"sync"
 
@@ -229,7 +230,13 @@ func Violations(err error) []string {
 			}
 			out = append(out, "at "+loc+": "+e.ErrorKind.LocalizedString(printer))
 		}
-		for _, c := range e.Causes {
+		// The library checks properties in map order: report them in
+		// instance-location order, so the same value always reads the same.
+		causes := append([]*js.ValidationError(nil), e.Causes...)
+		sort.SliceStable(causes, func(i, j int) bool {
+			return jsonPointer(causes[i].InstanceLocation) < jsonPointer(causes[j].InstanceLocation)
+		})
+		for _, c := range causes {
 			walk(c)
 		}
 	}
