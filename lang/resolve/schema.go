@@ -13,20 +13,30 @@ import (
 // name has no run-time value, so it is not a variable reference; the
 // resolver records it in Info.SchemaTypes instead.
 
-// schemaArgs gives the index of each schema builtin's schema argument.
-var schemaArgs = map[string]int{
-	"schema_of":     0,
-	"schema_is":     1,
-	"is_type":       1,
-	"schema_check":  1,
-	"schema_parse":  1,
-	"schema_expect": 1,
-	"schema_report": 1,
-	"json_validate": 1,
+// schemaArgs gives the indexes of each schema builtin's schema arguments.
+// Beyond the builtins docs/spec/language.md §10.6 names, the schema
+// transformers and converters (docs/json-schema.md) take an alias too:
+// `schema_partial(User)` is `schema_partial(schema_of(User))`.
+var schemaArgs = map[string][]int{
+	"schema_of":     {0},
+	"schema_is":     {1},
+	"is_type":       {1},
+	"schema_check":  {1},
+	"schema_parse":  {1},
+	"schema_expect": {1},
+	"schema_report": {1},
+	"json_validate": {1},
 
-	"llm_call_structured":        1,
-	"llm_call_structured_result": 1,
-	"llm_call_structured_safe":   1,
+	"schema_extend":            {0, 1},
+	"schema_partial":           {0},
+	"schema_pick":              {0},
+	"schema_omit":              {0},
+	"schema_to_json_schema":    {0},
+	"schema_to_openapi_schema": {0},
+
+	"llm_call_structured":        {1},
+	"llm_call_structured_result": {1},
+	"llm_call_structured_safe":   {1},
 }
 
 // schemaAlias returns e when it is a bare name of a type alias that no
@@ -57,13 +67,13 @@ func (r *resolver) schemaAlias(e syntax.Expr) *syntax.Ident {
 
 // callArgs resolves a call's arguments once its callee is recorded.
 func (r *resolver) callArgs(e *syntax.CallExpr) {
-	i, ok := schemaArgs[e.Fn.Name]
-	if ref := r.info.Refs[e.Fn]; !ok || ref == nil || ref.Scope != Universal || i >= len(e.Args) {
+	at, ok := schemaArgs[e.Fn.Name]
+	if ref := r.info.Refs[e.Fn]; !ok || ref == nil || ref.Scope != Universal {
 		r.exprs(e.Args)
 		return
 	}
 	for j, a := range e.Args {
-		if j == i && r.schemaType(a) {
+		if slices.Contains(at, j) && r.schemaType(a) {
 			continue
 		}
 		r.expr(a)

@@ -28,11 +28,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"sync"
 
 	"github.com/harnlang/harn/vm"
 	js "github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
 )
 
 // Validator is a compiled schema.
@@ -95,6 +99,9 @@ func (c *Cache) Compile(doc any) (*Validator, error) {
 	if ok {
 		return v, nil
 	}
+	if err := knownDialect(doc); err != nil {
+		return nil, err
+	}
 	// Recompile from the canonical text so the library sees plain
 	// json.Number/map/slice values whatever form doc came in.
 	parsed, err := js.UnmarshalJSON(stringsReader(text))
@@ -119,10 +126,74 @@ func (c *Cache) Compile(doc any) (*Validator, error) {
 	return v, nil
 }
 
+// knownDialects are the `$schema` URLs of the drafts whose meta-schemas
+// are built in (with or without an empty fragment, http or https).
+var knownDialects = map[string]bool{
+	"json-schema.org/schema":               true,
+	"json-schema.org/draft/2020-12/schema": true,
+	"json-schema.org/draft/2019-09/schema": true,
+	"json-schema.org/draft-07/schema":      true,
+	"json-schema.org/draft-06/schema":      true,
+	"json-schema.org/draft-04/schema":      true,
+}
+
+// knownDialect refuses a document whose `$schema` is not a built-in
+// draft: nothing is fetched, so any other meta-schema cannot be read.
+func knownDialect(doc any) error {
+	m, ok := doc.(map[string]any)
+	if !ok {
+		return nil
+	}
+	raw, ok := m["$schema"]
+	if !ok {
+		return nil
+	}
+	url, ok := raw.(string)
+	if !ok {
+		return fmt.Errorf("$schema must be a string, got %s", jsonKind(raw))
+	}
+	u := strings.TrimSuffix(url, "#")
+	if rest, ok := strings.CutPrefix(u, "https://"); ok {
+		u = rest
+	} else {
+		u = strings.TrimPrefix(u, "http://")
+	}
+	if !knownDialects[u] {
+		return fmt.Errorf("unknown $schema %q: nothing is fetched, so only the drafts 2020-12, 2019-09, 7, 6 and 4 are known (https://json-schema.org/draft/2020-12/schema)", url)
+	}
+	return nil
+}
+
+// jsonKind names the JSON kind of a generic JSON value.
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case string:
+		return "string"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return "number"
+}
+
 // withoutURL replaces the schema's internal cache id in a compile error
 // with "schema": the id means nothing to the script or the client who
-// may read the error.
+// may read the error. A document the meta-schema rejects is worded on
+// one line, as its places in the document and what is wrong there
+// (`at /type: value must be one of 'array', …; at /type: got number,
+// want array`), the way a value's violations are.
 func withoutURL(err error, url string) error {
+	var sve *js.SchemaValidationError
+	if errors.As(err, &sve) {
+		if _, ok := sve.Err.(*js.ValidationError); ok {
+			return errors.New("the document does not match the draft's meta-schema: " + strings.Join(Violations(sve.Err), "; "))
+		}
+	}
 	return errors.New(strings.ReplaceAll(err.Error(), url, "schema"))
 }
 
@@ -137,26 +208,55 @@ func Canonical(doc any) (string, error) {
 
 // Violations lists the failures of a validation error, one per failing
 // keyword, each "at <instance location>: <message>" ("root" for the
-// document itself) — the shape of the Harn dialect's messages.
+// document itself) — the shape of the Harn dialect's messages. A `$ref`
+// (or `$dynamicRef`) that fails is reported by the keywords that failed
+// behind it, at their own instance locations, not as a bare
+// "validation failed".
 func Violations(err error) []string {
 	ve, ok := err.(*js.ValidationError)
 	if !ok {
 		return []string{err.Error()}
 	}
 	var out []string
-	for _, u := range ve.BasicOutput().Errors {
-		if u.Error == nil {
-			continue
+	var walk func(e *js.ValidationError)
+	walk = func(e *js.ValidationError) {
+		switch e.ErrorKind.(type) {
+		case *kind.Schema, *kind.Group, *kind.Reference, *kind.AllOf:
+			// Containers: their causes say what failed.
+		default:
+			loc := jsonPointer(e.InstanceLocation)
+			if loc == "" {
+				loc = "root"
+			}
+			out = append(out, "at "+loc+": "+e.ErrorKind.LocalizedString(printer))
 		}
-		loc := u.InstanceLocation
-		if loc == "" {
-			loc = "root"
+		// The library checks properties in map order: report them in
+		// instance-location order, so the same value always reads the same.
+		causes := append([]*js.ValidationError(nil), e.Causes...)
+		sort.SliceStable(causes, func(i, j int) bool {
+			return jsonPointer(causes[i].InstanceLocation) < jsonPointer(causes[j].InstanceLocation)
+		})
+		for _, c := range causes {
+			walk(c)
 		}
-		out = append(out, "at "+loc+": "+u.Error.String())
 	}
+	walk(ve)
 	if len(out) == 0 {
 		// ve.Error() would name the schema by its internal cache id.
 		out = append(out, "at root: the value does not match the schema")
 	}
 	return out
+}
+
+// printer words violations as the library's own output does.
+var printer = message.NewPrinter(language.English)
+
+// jsonPointer is the RFC 6901 pointer of an instance location.
+func jsonPointer(path []string) string {
+	var sb strings.Builder
+	for _, tok := range path {
+		sb.WriteByte('/')
+		sb.WriteString(strings.ReplaceAll(strings.ReplaceAll(tok, "~", "~0"), "/", "~1"))
+	}
+	return sb.String()
 }

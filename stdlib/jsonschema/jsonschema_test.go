@@ -103,3 +103,19 @@ func TestErrorsHideTheSchemaID(t *testing.T) {
 		t.Errorf("violations %q", got)
 	}
 }
+
+// A failing $ref is reported by the keyword behind it, not as "validation
+// failed"; a property name holding "/" is escaped in the location.
+func TestViolationsBehindRef(t *testing.T) {
+	v, err := jsonschema.Compile(map[string]any{
+		"$defs":      map[string]any{"pos": map[string]any{"minimum": 2}},
+		"properties": map[string]any{"a/b": map[string]any{"$ref": "#/$defs/pos"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(jsonschema.Violations(v.Validate(map[string]any{"a/b": 1})), "; ")
+	if got != "at /a~1b: minimum: got 1, want 2" {
+		t.Errorf("violations %q", got)
+	}
+}

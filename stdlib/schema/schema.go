@@ -283,6 +283,17 @@ func CheckSchema(th *vm.Thread, name string, schema vm.Value) error {
 // Check is CheckSchema returning the accepted schema, to validate values
 // against without checking or compiling it again.
 func Check(th *vm.Thread, name string, schema vm.Value) (*Checked, error) {
+	if t, ok := schema.AsString(); ok {
+		// A type name stands for {type: NAME}: is_type(v, "string").
+		schema = vm.Of(lib.DictOf("type", vm.Str(t.Go())))
+	}
+	switch schema.Object().(type) {
+	case *vm.Dict, vm.Bool:
+	default:
+		// Anything else (nil, a number, a struct's constructor…) would
+		// check nothing and let every value pass.
+		return nil, vm.Throwf("%s: schema must be a schema dict, a type name or a type alias, got %s", name, schema.Type())
+	}
 	if isJSONSchemaDoc(schema) {
 		val, err := jsonschema.CompileValue(schema)
 		if err != nil {
@@ -316,6 +327,9 @@ func schemaProblem(th *vm.Thread, schema vm.Value, at string, depth int) string 
 			return fmt.Sprintf("at %s: pattern '%s' is not a valid regular expression (%s)", place, pat, why)
 		}
 	}
+	if why := keywordProblem(s); why != "" {
+		return fmt.Sprintf("at %s: %s", place, why)
+	}
 	var problem string
 	for _, key := range []string{"properties", "$defs", "definitions"} {
 		if m, ok := s.Get(key); ok {
@@ -346,6 +360,45 @@ func schemaProblem(th *vm.Thread, schema vm.Value, at string, depth int) string 
 					}
 				}
 			}
+		}
+	}
+	return ""
+}
+
+// keywordProblem describes a keyword of s whose value has a kind it
+// cannot work with (`required` that is not a list, a `min_length` that is
+// not a number…), which the validator would otherwise skip silently.
+func keywordProblem(s *vm.Dict) string {
+	kindOf := func(key, want string, ok func(vm.Value) bool) string {
+		for _, name := range append([]string{key}, schemaKeys[key]...) {
+			if v, present := s.Get(name); present && !v.IsNil() && !ok(v) {
+				return fmt.Sprintf("'%s' must be %s, got %s", name, want, v.Type())
+			}
+		}
+		return ""
+	}
+	isList := func(v vm.Value) bool { _, ok := v.AsList(); return ok }
+	isDict := func(v vm.Value) bool { _, ok := v.AsDict(); return ok }
+	isNumber := func(v vm.Value) bool { _, ok := lib.ToFloat(v); return ok }
+	checks := []struct {
+		key, want string
+		ok        func(vm.Value) bool
+	}{
+		{"required", "a list of key names", isList},
+		{"enum", "a list", isList},
+		{"properties", "a dict of schemas", isDict},
+		{"all_of", "a list of schemas", isList},
+		{"union", "a list of schemas", isList},
+		{"min_length", "a number", isNumber},
+		{"max_length", "a number", isNumber},
+		{"min_items", "a number", isNumber},
+		{"max_items", "a number", isNumber},
+		{"min", "a number", isNumber},
+		{"max", "a number", isNumber},
+	}
+	for _, c := range checks {
+		if why := kindOf(c.key, c.want, c.ok); why != "" {
+			return why
 		}
 	}
 	return ""
@@ -610,16 +663,27 @@ func schemaInt(s *vm.Dict, key string) (int64, bool) {
 
 // filledDefault is the value a missing property with sub-schema sub takes:
 // its `default`, with that default's own missing properties filled in.
-func filledDefault(sub vm.Value, depth int) (vm.Value, bool) {
-	sd, ok := sub.AsDict()
-	if !ok {
-		return vm.Nil, false
+// A sub-schema that is a `$ref` (against root; not inside a filled-in
+// default, where root is nil) takes the default of the schema it refers to.
+func filledDefault(sub, root vm.Value, depth int) (vm.Value, bool) {
+	for hops := 0; ; hops++ {
+		sd, ok := sub.AsDict()
+		if !ok {
+			return vm.Nil, false
+		}
+		if def, ok := sd.Get("default"); ok {
+			return applySchemaDefaults(def, sub, vm.Nil, depth+1), true
+		}
+		ref, ok := sget(sd, "$ref")
+		if !ok || root.IsNil() || hops > 64 {
+			return vm.Nil, false
+		}
+		target, found := (&schemaValidator{root: root}).resolveRef(vm.ToDisplay(ref))
+		if !found {
+			return vm.Nil, false
+		}
+		sub = target
 	}
-	def, ok := sd.Get("default")
-	if !ok {
-		return vm.Nil, false
-	}
-	return applySchemaDefaults(def, sub, vm.Nil, depth+1), true
 }
 
 // applySchemaDefaults fills the `default` of missing properties (and of a
@@ -654,7 +718,7 @@ func applySchemaDefaults(v, schema, root vm.Value, depth int) vm.Value {
 			pd.Range(func(k string, sub vm.Value) bool {
 				cur, present := out.Get(k)
 				if !present {
-					if def, ok := filledDefault(sub, depth); ok {
+					if def, ok := filledDefault(sub, root, depth); ok {
 						out = out.Set(k, def)
 					}
 					return true
@@ -690,7 +754,7 @@ func applySchemaDefaults(v, schema, root vm.Value, depth int) vm.Value {
 				}
 				return true
 			}
-			def, ok := filledDefault(sub, depth)
+			def, ok := filledDefault(sub, root, depth)
 			if !ok {
 				return true
 			}
