@@ -505,14 +505,14 @@ func intFloats(v Value, depth int) (Value, bool) {
 		}
 	case *Dict:
 		b := NewDictBuilder(x.Len())
-		any := false
+		anyChanged := false
 		x.Range(func(k string, val Value) bool {
 			n, changed := intFloats(val, depth)
-			any = any || changed
+			anyChanged = anyChanged || changed
 			b.Set(k, n)
 			return true
 		})
-		if any {
+		if anyChanged {
 			return Of(b.Build()), true
 		}
 	}
