@@ -7,6 +7,7 @@ import (
 
 	"github.com/harnlang/harn/stdlib/formats"
 	"github.com/harnlang/harn/stdlib/fs"
+	"github.com/harnlang/harn/stdlib/internal/frontmatter"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
 )
@@ -51,7 +52,7 @@ func parseSkillFile(file, text string) (*vm.Dict, error) {
 	body := text
 	first, rest, _ := strings.Cut(text, "\n")
 	if delim := strings.TrimRight(first, " \t"); delim == "---" || delim == "+++" {
-		front, after, ok := splitFront(rest, delim)
+		front, after, _, ok := frontmatter.Close(rest, delim, " \t")
 		if !ok {
 			return nil, vm.Throwf("%s: the front matter opened by %s is not closed", who, delim)
 		}
@@ -91,27 +92,6 @@ func parseSkillFile(file, text string) (*vm.Dict, error) {
 	}
 	fields = fields.Set("source", vm.Str(file))
 	return build(who, name, fields)
-}
-
-// splitFront splits the text after an opening delimiter line at the
-// closing one.
-func splitFront(rest, delim string) (front, after string, ok bool) {
-	off := 0
-	for off <= len(rest) {
-		line, _, _ := strings.Cut(rest[off:], "\n")
-		if strings.TrimRight(line, " \t") == delim {
-			end := off + len(line) + 1
-			if end > len(rest) {
-				end = len(rest)
-			}
-			return rest[:off], rest[end:], true
-		}
-		if off+len(line) >= len(rest) {
-			break
-		}
-		off += len(line) + 1
-	}
-	return "", "", false
 }
 
 // defaultName names a skill after its file: the directory of a SKILL file,

@@ -189,20 +189,6 @@ func TestParseSkillFile(t *testing.T) {
 	}
 }
 
-func TestSplitFront(t *testing.T) {
-	front, after, ok := splitFront("a: 1\n---", "---")
-	if !ok || front != "a: 1\n" || after != "" {
-		t.Errorf("closing line at end of file: %q %q %v", front, after, ok)
-	}
-	front, after, ok = splitFront("---  \nbody", "---")
-	if !ok || front != "" || after != "body" {
-		t.Errorf("closing line first: %q %q %v", front, after, ok)
-	}
-	if _, _, ok := splitFront("a\n--- x\n", "---"); ok {
-		t.Error("a line that only starts with --- closed the front matter")
-	}
-}
-
 func TestRender(t *testing.T) {
 	s := dictOf("name", "d", "description", " Desc ", "paths", []string{"a", "b"}, "instructions", "Do it.\n")
 	want := "## Skill: d\n\nDesc\n\nApplies to: a, b\n\nDo it."

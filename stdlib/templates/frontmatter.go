@@ -1,6 +1,10 @@
 package templates
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/harnlang/harn/stdlib/internal/frontmatter"
+)
 
 // PromptSuffix ends the name of a prompt file: optional TOML front
 // matter, then the template body (docs/spec/orchestrator.md §7).
@@ -25,21 +29,8 @@ func SplitFrontMatter(text string) (header, body string, bodyLine int, fm FrontM
 	if !ok || strings.TrimSuffix(first, "\r") != "---" {
 		return "", text, 1, NoFrontMatter
 	}
-	line := 2
-	for off := 0; off <= len(rest); {
-		ln, after, more := strings.Cut(rest[off:], "\n")
-		if strings.TrimSuffix(ln, "\r") == "---" {
-			body := ""
-			if more {
-				body = after
-			}
-			return rest[:off], body, line + 1, ClosedFrontMatter
-		}
-		if !more {
-			break
-		}
-		off += len(ln) + 1
-		line++
+	if header, body, lines, ok := frontmatter.Close(rest, "---", "\r"); ok {
+		return header, body, lines + 2, ClosedFrontMatter
 	}
 	return "", text, 1, UnclosedFrontMatter
 }
