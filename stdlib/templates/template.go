@@ -422,7 +422,6 @@ func tokenizeTemplateAt(src string, firstLine int) ([]tplToken, error) {
 // expression's own error names the problem. -1: none.
 func directiveEnd(s string) int {
 	var open []byte // the brackets not yet closed
-	closer := map[byte]byte{'}': '{', ']': '[', ')': '('}
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; c {
 		case '"', '\'':
@@ -446,13 +445,24 @@ func directiveEnd(s string) int {
 				}
 				return strings.Index(s, "}}")
 			}
-			if open[len(open)-1] != closer[c] {
+			if open[len(open)-1] != opener(c) {
 				return strings.Index(s, "}}")
 			}
 			open = open[:len(open)-1]
 		}
 	}
 	return strings.Index(s, "}}")
+}
+
+// opener is the bracket a closing one pairs with.
+func opener(closing byte) byte {
+	switch closing {
+	case '}':
+		return '{'
+	case ']':
+		return '['
+	}
+	return '('
 }
 
 // appendText adds a text token, trimming leading whitespace (and one
