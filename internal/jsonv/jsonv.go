@@ -249,7 +249,8 @@ func Float(f float64) json.Number {
 }
 
 // TypeName is the JSON type of v: null, boolean, number, string, array
-// or object ("integer" is never returned).
+// or object ("integer" is never returned). It also names the generic
+// form encoding/json decodes into (a map[string]any is an object).
 func TypeName(v any) string {
 	switch v.(type) {
 	case nil:
@@ -262,7 +263,7 @@ func TypeName(v any) string {
 		return "string"
 	case []any:
 		return "array"
-	case *Object:
+	case *Object, map[string]any:
 		return "object"
 	}
 	return "unknown"

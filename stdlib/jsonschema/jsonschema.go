@@ -32,6 +32,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/vm"
 	js "github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -150,7 +151,7 @@ func knownDialect(doc any) error {
 	}
 	url, ok := raw.(string)
 	if !ok {
-		return fmt.Errorf("$schema must be a string, got %s", jsonKind(raw))
+		return fmt.Errorf("$schema must be a string, got %s", jsonv.TypeName(raw))
 	}
 	u := strings.TrimSuffix(url, "#")
 	if rest, ok := strings.CutPrefix(u, "https://"); ok {
@@ -162,23 +163,6 @@ func knownDialect(doc any) error {
 		return fmt.Errorf("unknown $schema %q: nothing is fetched, so only the drafts 2020-12, 2019-09, 7, 6 and 4 are known (https://json-schema.org/draft/2020-12/schema)", url)
 	}
 	return nil
-}
-
-// jsonKind names the JSON kind of a generic JSON value.
-func jsonKind(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "boolean"
-	case string:
-		return "string"
-	case []any:
-		return "array"
-	case map[string]any:
-		return "object"
-	}
-	return "number"
 }
 
 // withoutURL replaces the schema's internal cache id in a compile error
