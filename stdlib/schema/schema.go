@@ -365,40 +365,39 @@ func schemaProblem(th *vm.Thread, schema vm.Value, at string, depth int) string 
 	return ""
 }
 
-// keywordProblem describes a keyword of s whose value has a kind it
-// cannot work with (`required` that is not a list, a `min_length` that is
-// not a number…), which the validator would otherwise skip silently.
+// keywordKinds are the keywords whose value must have a certain kind for
+// the validator to use it, with the kind and its test.
+var keywordKinds = []struct {
+	key, want string
+	ok        func(vm.Value) bool
+}{
+	{"required", "a list of key names", isList},
+	{"enum", "a list", isList},
+	{"properties", "a dict of schemas", isDict},
+	{"all_of", "a list of schemas", isList},
+	{"union", "a list of schemas", isList},
+	{"min_length", "a number", isNumber},
+	{"max_length", "a number", isNumber},
+	{"min_items", "a number", isNumber},
+	{"max_items", "a number", isNumber},
+	{"min", "a number", isNumber},
+	{"max", "a number", isNumber},
+}
+
+func isList(v vm.Value) bool   { _, ok := v.AsList(); return ok }
+func isDict(v vm.Value) bool   { _, ok := v.AsDict(); return ok }
+func isNumber(v vm.Value) bool { _, ok := lib.ToFloat(v); return ok }
+
+// keywordProblem describes a keyword of s (or one of its aliases) whose
+// value has a kind it cannot work with (`required` that is not a list, a
+// `min_length` that is not a number…), which the validator would
+// otherwise skip silently.
 func keywordProblem(s *vm.Dict) string {
-	kindOf := func(key, want string, ok func(vm.Value) bool) string {
-		for _, name := range append([]string{key}, schemaKeys[key]...) {
-			if v, present := s.Get(name); present && !v.IsNil() && !ok(v) {
-				return fmt.Sprintf("'%s' must be %s, got %s", name, want, v.Type())
+	for _, c := range keywordKinds {
+		for _, name := range append([]string{c.key}, schemaKeys[c.key]...) {
+			if v, present := s.Get(name); present && !v.IsNil() && !c.ok(v) {
+				return fmt.Sprintf("'%s' must be %s, got %s", name, c.want, v.Type())
 			}
-		}
-		return ""
-	}
-	isList := func(v vm.Value) bool { _, ok := v.AsList(); return ok }
-	isDict := func(v vm.Value) bool { _, ok := v.AsDict(); return ok }
-	isNumber := func(v vm.Value) bool { _, ok := lib.ToFloat(v); return ok }
-	checks := []struct {
-		key, want string
-		ok        func(vm.Value) bool
-	}{
-		{"required", "a list of key names", isList},
-		{"enum", "a list", isList},
-		{"properties", "a dict of schemas", isDict},
-		{"all_of", "a list of schemas", isList},
-		{"union", "a list of schemas", isList},
-		{"min_length", "a number", isNumber},
-		{"max_length", "a number", isNumber},
-		{"min_items", "a number", isNumber},
-		{"max_items", "a number", isNumber},
-		{"min", "a number", isNumber},
-		{"max", "a number", isNumber},
-	}
-	for _, c := range checks {
-		if why := kindOf(c.key, c.want, c.ok); why != "" {
-			return why
 		}
 	}
 	return ""
