@@ -435,8 +435,8 @@ func (c *checker) valueMethod(e *syntax.MethodCall, recv types.Type, args []type
 	if c.lib == nil || hasSpread(e.Args) {
 		return
 	}
-	if d := c.localStruct(recv); d != nil {
-		c.structMethod(e, d)
+	if d := c.localImplType(recv); d != nil {
+		c.implMethod(e, d)
 		return
 	}
 	if h, ok := types.Underlying(recv).(*types.Handle); ok && !h.IsRoot() {
@@ -571,7 +571,7 @@ func (c *checker) interfaceMethod(e *syntax.MethodCall, d *types.Decl) {
 	c.report(sevError, e.At, "", help, fmt.Sprintf("Method '%s' not found in interface '%s'", e.Name, d.Name))
 }
 
-// structMethod reports a method that the struct (or enum) d of this file has
+// implMethod reports a method that the struct or enum d of this file has
 // nowhere: at a call site that sees one of the file's impl blocks for d,
 // a name no impl block of d declares (nor the library gives every struct)
 // is the run-time error "value of type struct has no method `m`"
@@ -580,7 +580,7 @@ func (c *checker) interfaceMethod(e *syntax.MethodCall, d *types.Decl) {
 // yields nil instead (docs/spec/language.md §10.3), and a struct without
 // an impl block in the file may get its methods from another module's
 // impl of the same name, so both are left alone.
-func (c *checker) structMethod(e *syntax.MethodCall, d *types.Decl) {
+func (c *checker) implMethod(e *syntax.MethodCall, d *types.Decl) {
 	if !d.HasImpl || c.multiDecl[d.Name] || d.Node == nil {
 		return
 	}
@@ -673,9 +673,9 @@ func methodKind(t types.Type) string {
 	return ""
 }
 
-// localStruct is the struct (or enum) declaration of t when this file declares it
+// localImplType is the struct or enum declaration of t when this file declares it
 // (so its impl blocks, the only methods its values have, are known).
-func (c *checker) localStruct(t types.Type) *types.Decl {
+func (c *checker) localImplType(t types.Type) *types.Decl {
 	n, ok := t.(*types.Named)
 	if !ok || !hasMethodsDecl(n.Decl) || n.Decl.Origin != c.file.Path {
 		return nil
