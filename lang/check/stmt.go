@@ -1481,7 +1481,7 @@ func (c *checker) checkThrows(fc *funcCtx) {
 		if !known(th.t) || compatible(th.t, fc.throws) {
 			continue
 		}
-		name := types.Widen(th.t).String()
+		name := show(types.Widen(th.t), nil)
 		if reported[name] {
 			continue
 		}
