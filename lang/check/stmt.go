@@ -1253,6 +1253,7 @@ func (c *checker) function(node syntax.Node, params []*syntax.Param, sig *types.
 	c.enter(fc)
 	fc.pushScope()
 	c.signatureAnnotations(node, params)
+	c.annotation(throwsT, nil, nil)
 	c.duplicateParams(node, params, self)
 	// what the body narrows holds in the body only: a closure's early
 	// exit says nothing of the code after the closure literal
@@ -1473,7 +1474,9 @@ func (c *checker) propagate(errT types.Type, pos syntax.Pos) {
 }
 
 func (c *checker) checkThrows(fc *funcCtx) {
-	if fc.throws == nil || !known(fc.throws) {
+	// `throws never` declares that nothing escapes (known says nothing
+	// of never, which every other check leaves alone)
+	if fc.throws == nil || !known(fc.throws) && fc.throws != types.Never {
 		return
 	}
 	reported := map[string]bool{}
