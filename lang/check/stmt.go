@@ -113,6 +113,19 @@ func (c *checker) bodyValue(b *syntax.Block) types.Type {
 	return t
 }
 
+// leftValue is the value type a branch block b of an if, a match or a
+// try contributes to the form, t being its last statement's: none
+// (never) when b always leaves (`return`, `throw`, `break`,
+// `continue`), so `if ok { 1 } else { throw "no" }` is an int, not an
+// int? (docs/spec/newer.md §3.3 counts such blocks as not falling
+// through).
+func (c *checker) leftValue(b *syntax.Block, t types.Type) types.Type {
+	if c.blockLeaves(b) {
+		return types.Never
+	}
+	return t
+}
+
 // blockEnd checks a block as block does and also returns the narrowings
 // in force at its end; those the block established are dropped once it
 // is left, unless a join (narrow.go) carries them on.
