@@ -557,6 +557,7 @@ func (c *checker) ifChain(e *syntax.IfExpr) (types.Type, []narrowState) {
 	c.restoreNarrow(before)
 	c.narrowFor(e.Cond, false)
 	thenBranch := c.branchOf(tailValue(e.Then), then)
+	thenV := c.leftValue(e.Then, then)
 	switch el := e.Else.(type) {
 	case *syntax.Block:
 		t, end := c.blockEnd(el)
@@ -564,14 +565,14 @@ func (c *checker) ifChain(e *syntax.IfExpr) (types.Type, []narrowState) {
 			ends = append(ends, end)
 		}
 		c.joinBranches(e, e.Cond, thenBranch, c.branchOf(tailValue(el), t))
-		return types.NewUnion(then, t), ends
+		return types.NewUnion(thenV, c.leftValue(el, t)), ends
 	case *syntax.IfExpr:
 		t, more := c.ifChain(el)
 		c.joinBranches(e, e.Cond, thenBranch, c.branchOf(el, t))
-		return types.NewUnion(then, t), append(ends, more...)
+		return types.NewUnion(thenV, t), append(ends, more...)
 	}
 	c.joinBranches(e, e.Cond, thenBranch, nilBranch)
-	return types.Optional(then), append(ends, c.narrowed)
+	return types.Optional(thenV), append(ends, c.narrowed)
 }
 
 // memberType is the type of `v.name` for a receiver of type t; it
@@ -958,7 +959,7 @@ func (c *checker) tryExpr(e *syntax.TryExpr) types.Type {
 		}
 		c.joinBranches(e, nil, c.branchOf(tailValue(e.Body), body), c.branchOf(tailValue(e.Catch), ct))
 		c.fn.popScope()
-		result = types.NewUnion(body, ct)
+		result = types.NewUnion(c.leftValue(e.Body, body), ct)
 	}
 	if e.Finally != nil {
 		c.block(e.Finally)

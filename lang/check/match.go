@@ -76,7 +76,7 @@ func (c *checker) match(e *syntax.MatchExpr) types.Type {
 		branches = append(branches, c.branchOf(tailValue(arm.Body), v)...)
 		c.restoreNarrow(saved)
 		c.fn.popScope()
-		results = append(results, v)
+		results = append(results, c.leftValue(arm.Body, v))
 	}
 	// coverage is judged on the scrutinee as it was before the match (the
 	// join below narrows a tagged union to the tags the arms took)

@@ -113,6 +113,19 @@ func (c *checker) bodyValue(b *syntax.Block) types.Type {
 	return t
 }
 
+// leftValue is the value type a branch block b of an if, a match or a
+// try contributes to the form, t being its last statement's: none
+// (never) when b always leaves (`return`, `throw`, `break`,
+// `continue`), so `if ok { 1 } else { throw "no" }` is an int, not an
+// int? (docs/spec/newer.md §3.3 counts such blocks as not falling
+// through).
+func (c *checker) leftValue(b *syntax.Block, t types.Type) types.Type {
+	if c.blockLeaves(b) {
+		return types.Never
+	}
+	return t
+}
+
 // blockEnd checks a block as block does and also returns the narrowings
 // in force at its end; those the block established are dropped once it
 // is left, unless a join (narrow.go) carries them on.
@@ -1253,6 +1266,7 @@ func (c *checker) function(node syntax.Node, params []*syntax.Param, sig *types.
 	c.enter(fc)
 	fc.pushScope()
 	c.signatureAnnotations(node, params)
+	c.annotation(throwsT, nil, nil)
 	c.duplicateParams(node, params, self)
 	// what the body narrows holds in the body only: a closure's early
 	// exit says nothing of the code after the closure literal
@@ -1473,7 +1487,9 @@ func (c *checker) propagate(errT types.Type, pos syntax.Pos) {
 }
 
 func (c *checker) checkThrows(fc *funcCtx) {
-	if fc.throws == nil || !known(fc.throws) {
+	// `throws never` declares that nothing escapes (known says nothing
+	// of never, which every other check leaves alone)
+	if fc.throws == nil || !known(fc.throws) && fc.throws != types.Never {
 		return
 	}
 	reported := map[string]bool{}
@@ -1481,7 +1497,7 @@ func (c *checker) checkThrows(fc *funcCtx) {
 		if !known(th.t) || compatible(th.t, fc.throws) {
 			continue
 		}
-		name := types.Widen(th.t).String()
+		name := show(types.Widen(th.t), nil)
 		if reported[name] {
 			continue
 		}
