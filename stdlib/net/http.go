@@ -334,6 +334,18 @@ type retryPolicy struct {
 
 func retryOf(opts *vm.Dict) retryPolicy {
 	p := retryPolicy{backoff: 500 * time.Millisecond, on: map[int]bool{408: true, 429: true, 500: true, 502: true, 503: true, 504: true}}
+	// The short spellings `retries: N` and `backoff: ms` read as
+	// `retry: {max: N, backoff_ms: ms}`; the retry dict wins over them.
+	if n, ok := optGet(opts, "retries"); ok {
+		if n, ok := n.AsInt(); ok {
+			p.max = int(n)
+		}
+	}
+	if b, ok := optGet(opts, "backoff"); ok {
+		if f, ok := millisOf(b); ok {
+			p.backoff = time.Duration(f * float64(time.Millisecond))
+		}
+	}
 	r, ok := optGet(opts, "retry")
 	if !ok {
 		return p
@@ -433,9 +445,12 @@ func millisOf(v vm.Value) (float64, bool) {
 // tls, decompress, follow_redirects).
 func newClient(opts *vm.Dict, decompress bool) *http.Client {
 	timeout := 30 * time.Second
-	if t, ok := optGet(opts, "timeout_ms"); ok {
-		if f, ok := millisOf(t); ok && f > 0 {
-			timeout = time.Duration(f * float64(time.Millisecond))
+	// `timeout` is the short spelling of `timeout_ms`.
+	for _, key := range []string{"timeout", "timeout_ms"} {
+		if t, ok := optGet(opts, key); ok {
+			if f, ok := millisOf(t); ok && f > 0 {
+				timeout = time.Duration(f * float64(time.Millisecond))
+			}
 		}
 	}
 	transport := &http.Transport{Proxy: http.ProxyFromEnvironment, DisableCompression: !decompress}
