@@ -223,8 +223,8 @@ func httpExchange(th *vm.Thread, method, rawURL string, body vm.Value, opts *vm.
 	if h, ok := optGet(opts, "headers"); ok {
 		if hd, ok := h.AsDict(); ok {
 			hd.Range(func(k string, v vm.Value) bool {
-				if !v.IsNil() {
-					headers[strings.ToLower(k)] = vm.ToDisplay(v)
+				if text, ok := headerText(v); ok {
+					headers[strings.ToLower(k)] = text
 				}
 				return true
 			})
@@ -638,7 +638,9 @@ func mockResponse(th *vm.Thread, method, full string, headers map[string]string,
 		if h, ok := spec.Get("headers"); ok {
 			if hd, ok := h.AsDict(); ok {
 				hd.Range(func(k string, v vm.Value) bool {
-					hb.Set(strings.ToLower(k), vm.Str(vm.ToDisplay(v)))
+					if text, ok := headerText(v); ok {
+						hb.Set(strings.ToLower(k), vm.Str(text))
+					}
 					return true
 				})
 			}
@@ -646,4 +648,26 @@ func mockResponse(th *vm.Thread, method, full string, headers map[string]string,
 	}
 	return lib.DictOf("status", vm.IntOf(status), "headers", hb.Build(), "body", vm.Str(lib.LossyUTF8(raw)),
 		"ok", vm.BoolOf(status >= 200 && status <= 299)), raw, true
+}
+
+// headerText is the text of a header value, of a request or of a mocked
+// response: a list is a header sent several times, its values joined
+// with ", " as the network's repeated headers are (so a mocked
+// `set-cookie: ["a=1", "b=2"]` sets both cookies of a session); nil
+// leaves the header out.
+func headerText(v vm.Value) (string, bool) {
+	if v.IsNil() {
+		return "", false
+	}
+	l, ok := v.AsList()
+	if !ok {
+		return vm.ToDisplay(v), true
+	}
+	parts := make([]string, 0, len(l.Items()))
+	for _, it := range l.Items() {
+		if !it.IsNil() {
+			parts = append(parts, vm.ToDisplay(it))
+		}
+	}
+	return strings.Join(parts, ", "), len(parts) > 0
 }
