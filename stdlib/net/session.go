@@ -138,13 +138,29 @@ func (s *Session) prepare(raw string, opts *vm.Dict) (full, host string, merged 
 			if !ok {
 				return "", "", nil, vm.Typef("http_session_request: headers must be a dict, got %s", h.Type())
 			}
-			headers = headers.Merge(hd)
+			headers = mergeHeaders(headers, hd)
 		}
 	}
 	if c := s.cookieHeader(host); c != "" && !hasHeader(headers, "cookie") {
 		headers = headers.Set("cookie", vm.Str(c))
 	}
 	return full, host, merged.Set("headers", vm.Of(headers)), nil
+}
+
+// mergeHeaders is the session's headers with a request's over them.
+// Header names are case-insensitive, so a request's `X-App` replaces the
+// session's `x-app`.
+func mergeHeaders(session, request *vm.Dict) *vm.Dict {
+	out := session
+	request.Range(func(name string, _ vm.Value) bool {
+		for _, k := range out.Keys() {
+			if strings.EqualFold(k, name) {
+				out = out.Delete(k)
+			}
+		}
+		return true
+	})
+	return out.Merge(request)
 }
 
 func hasHeader(h *vm.Dict, name string) bool {
