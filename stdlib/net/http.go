@@ -494,6 +494,11 @@ func networkAttempt(th *vm.Thread, client *http.Client, method, full string, hea
 		for k, v := range headers {
 			req.Header.Set(k, v)
 		}
+		// Go sends req.Host, not a Host header; a script's `host` header
+		// names the virtual host to ask for.
+		if h, ok := headers["host"]; ok {
+			req.Host = h
+		}
 		resp, netErr = client.Do(req)
 		if netErr != nil {
 			return
