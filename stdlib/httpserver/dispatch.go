@@ -458,6 +458,10 @@ func (s *Server) route(th *vm.Thread, g *goRequest, snap snapshot, req *vm.Dict)
 			}
 		default:
 			allowed[r.method] = true
+			// A GET route also answers HEAD (docs/http-server.md).
+			if r.method == "GET" {
+				allowed["HEAD"] = true
+			}
 		}
 	}
 	if best == nil && bestHead != nil {
