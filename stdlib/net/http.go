@@ -399,6 +399,10 @@ func requestFailure(method, full string, err error) string {
 	if !errors.As(err, &ue) {
 		return method + " " + full + ": " + err.Error()
 	}
+	var tm *tooManyRedirects
+	if errors.As(err, &tm) {
+		return "error following redirect for url (" + shownURL(tm.url) + "): too many redirects"
+	}
 	return "error sending request for url (" + shownURL(full) + "): " + sendCause(ue)
 }
 
@@ -470,12 +474,32 @@ func newClient(opts *vm.Dict, decompress bool) *http.Client {
 			transport.TLSClientConfig = cfg
 		}
 	}
-	client := &http.Client{Timeout: timeout, Transport: transport}
+	follow := true
 	if fr, ok := optGet(opts, "follow_redirects"); ok && !fr.Truth() {
-		client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+		follow = false
+	}
+	client := &http.Client{Timeout: timeout, Transport: transport}
+	client.CheckRedirect = func(_ *http.Request, via []*http.Request) error {
+		switch {
+		case !follow:
+			return http.ErrUseLastResponse
+		case len(via) > maxRedirects:
+			return &tooManyRedirects{url: via[len(via)-1].URL.String()}
+		}
+		return nil
 	}
 	return client
 }
+
+// maxRedirects is how many redirects a request follows, as many as
+// upstream's client (reqwest) does.
+const maxRedirects = 10
+
+// tooManyRedirects stops a request that was redirected maxRedirects
+// times; url is the one that answered with the redirect too many.
+type tooManyRedirects struct{ url string }
+
+func (e *tooManyRedirects) Error() string { return "too many redirects" }
 
 // networkAttempt sends the request once, without the VM lock. retryable
 // says whether another attempt may go differently: a response, or a
