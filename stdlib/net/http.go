@@ -10,6 +10,7 @@ import (
 	"compress/gzip"
 	"context"
 	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
@@ -24,6 +25,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/harnlang/harn/internal/tlsconf"
 	"github.com/harnlang/harn/stdlib/formats"
 	"github.com/harnlang/harn/stdlib/fs"
 	"github.com/harnlang/harn/stdlib/internal/codec"
@@ -305,7 +307,9 @@ func httpExchange(th *vm.Thread, method, rawURL string, body vm.Value, opts *vm.
 				if err := checkURL(full); err != nil {
 					return nil, nil, vm.Throwf("HTTP request failed: %s", err)
 				}
-				client = newClient(opts, decompress)
+				if client, err = newClient(th, opts, decompress); err != nil {
+					return nil, nil, vm.Throwf("HTTP request failed: %s", err)
+				}
 			}
 			res, raw, retryable, err = networkAttempt(th, client, method, full, headers, payload, decompress)
 		}
@@ -446,8 +450,9 @@ func millisOf(v vm.Value) (float64, bool) {
 }
 
 // newClient is the HTTP client the options describe (timeout_ms, proxy,
-// tls, decompress, follow_redirects).
-func newClient(opts *vm.Dict, decompress bool) *http.Client {
+// tls, decompress, follow_redirects). It fails only on a tls.ca_cert that
+// cannot be read.
+func newClient(th *vm.Thread, opts *vm.Dict, decompress bool) (*http.Client, error) {
 	timeout := 30 * time.Second
 	// `timeout` is the short spelling of `timeout_ms`.
 	for _, key := range []string{"timeout", "timeout_ms"} {
@@ -471,6 +476,24 @@ func newClient(opts *vm.Dict, decompress bool) *http.Client {
 					cfg.InsecureSkipVerify = true
 				}
 			}
+			// ca_cert: the certificates (PEM text or a file holding it) to
+			// trust instead of the system's, e.g. a development server's.
+			if ca, ok := optGet(td, "ca_cert"); ok {
+				// A path is relative to the execution root, as http_download's is.
+				text := vm.ToDisplay(ca)
+				if th != nil && !strings.Contains(text, "-----BEGIN") {
+					text = fs.ResolvePath(th, text)
+				}
+				pem, err := tlsconf.ReadPEM("ca_cert", text)
+				if err != nil {
+					return nil, err
+				}
+				pool := x509.NewCertPool()
+				if !pool.AppendCertsFromPEM(pem) {
+					return nil, errors.New("tls ca_cert holds no PEM certificate")
+				}
+				cfg.RootCAs = pool
+			}
 			transport.TLSClientConfig = cfg
 		}
 	}
@@ -488,7 +511,7 @@ func newClient(opts *vm.Dict, decompress bool) *http.Client {
 		}
 		return nil
 	}
-	return client
+	return client, nil
 }
 
 // maxRedirects is how many redirects a request follows, as many as
