@@ -242,14 +242,22 @@ func httpExchange(th *vm.Thread, method, rawURL string, body vm.Value, opts *vm.
 		}
 		switch x := auth.Object().(type) {
 		case *vm.Dict:
-			if b, ok := x.Get("bearer"); ok {
+			if b, ok := optGet(x, "bearer"); ok {
 				headers["authorization"] = "Bearer " + vm.ToDisplay(b)
-			} else if basic, ok := x.Get("basic"); ok {
+			} else if basic, ok := optGet(x, "basic"); ok {
 				if bd, ok := basic.AsDict(); ok {
-					user, _ := bd.Get("user")
-					pw, _ := bd.Get("password")
+					// A missing (or nil) user or password is empty, as
+					// reqwest's basic_auth(user, None) sends `user:`.
+					text := func(keys ...string) string {
+						for _, k := range keys {
+							if v, ok := optGet(bd, k); ok {
+								return vm.ToDisplay(v)
+							}
+						}
+						return ""
+					}
 					req, _ := http.NewRequest("GET", "http://x", nil)
-					req.SetBasicAuth(vm.ToDisplay(formats.OrNil(user)), vm.ToDisplay(formats.OrNil(pw)))
+					req.SetBasicAuth(text("user", "username"), text("password"))
 					headers["authorization"] = req.Header.Get("Authorization")
 				}
 			}
