@@ -133,6 +133,17 @@ func (s *Session) prepare(raw string, opts *vm.Dict) (full, host string, merged 
 	}
 	if opts != nil {
 		merged = merged.Merge(opts)
+		// The query is merged parameter by parameter, like the headers: a
+		// session's `{api_key}` stays when a request adds `{page}`.
+		if sq, ok := optGet(s.defaults, "query"); ok {
+			if rq, ok := optGet(opts, "query"); ok {
+				sd, ok1 := sq.AsDict()
+				rd, ok2 := rq.AsDict()
+				if ok1 && ok2 {
+					merged = merged.Set("query", vm.Of(sd.Merge(rd)))
+				}
+			}
+		}
 		if h, ok := optGet(opts, "headers"); ok {
 			hd, ok := h.AsDict()
 			if !ok {
