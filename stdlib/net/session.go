@@ -132,6 +132,13 @@ func (s *Session) prepare(raw string, opts *vm.Dict) (full, host string, merged 
 		headers, _ = h.AsDict()
 	}
 	if opts != nil {
+		// A request's timeout replaces the session's under either
+		// spelling (`timeout` is the short one of `timeout_ms`).
+		for _, pair := range [][2]string{{"timeout", "timeout_ms"}, {"timeout_ms", "timeout"}} {
+			if _, ok := optGet(opts, pair[0]); ok {
+				merged = merged.Delete(pair[1])
+			}
+		}
 		merged = merged.Merge(opts)
 		// The query is merged parameter by parameter, like the headers: a
 		// session's `{api_key}` stays when a request adds `{page}`.
