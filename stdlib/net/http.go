@@ -269,6 +269,17 @@ func httpExchange(th *vm.Thread, method, rawURL string, body vm.Value, opts *vm.
 		}
 	}
 	var payload []byte
+	// json: a value sent as a JSON body, as http_server_request's json
+	// option is (docs/http-client.md).
+	if j, ok := optGet(opts, "json"); ok {
+		if body.IsValid() && !body.IsNil() {
+			return nil, nil, vm.Throwf("HTTP request: give body or json, not both")
+		}
+		if _, set := headers["content-type"]; !set {
+			headers["content-type"] = "application/json"
+		}
+		body = vm.Str(json.Stringify(j))
+	}
 	if mp, ok := optGet(opts, "multipart"); ok {
 		form, err := formats.MultipartFormData(th, vm.Args{mp})
 		if err != nil {
