@@ -429,12 +429,8 @@ func (s *Server) inProcessRequest(name, method, target string, opts *vm.Dict) (*
 			return nil, vm.Typef("%s: headers must be a dict, got %s", name, h.Type())
 		}
 		hd.Range(func(k string, v vm.Value) bool {
-			if l, ok := v.AsList(); ok {
-				for _, x := range l.Items() {
-					g.header.Add(k, lib.Display(x))
-				}
-			} else {
-				g.header.Add(k, lib.Display(v))
+			for _, x := range optionValues(v) {
+				g.header.Add(k, x)
 			}
 			return true
 		})
@@ -446,12 +442,8 @@ func (s *Server) inProcessRequest(name, method, target string, opts *vm.Dict) (*
 		}
 		vals, _ := url.ParseQuery(g.rawQuery)
 		qd.Range(func(k string, v vm.Value) bool {
-			if l, ok := v.AsList(); ok {
-				for _, x := range l.Items() {
-					vals.Add(k, lib.Display(x))
-				}
-			} else {
-				vals.Add(k, lib.Display(v))
+			for _, x := range optionValues(v) {
+				vals.Add(k, x)
 			}
 			return true
 		})
@@ -487,6 +479,23 @@ func (s *Server) inProcessRequest(name, method, target string, opts *vm.Dict) (*
 		g.body = nil
 	}
 	return g, nil
+}
+
+// optionValues are the texts a header or query parameter of a request's
+// options stands for: a list is the parameter repeated, and nil leaves it
+// out, as the HTTP client reads them (docs/http-client.md).
+func optionValues(v vm.Value) []string {
+	items := []vm.Value{v}
+	if l, ok := v.AsList(); ok {
+		items = l.Items()
+	}
+	out := make([]string, 0, len(items))
+	for _, x := range items {
+		if !x.IsNil() {
+			out = append(out, lib.Display(x))
+		}
+	}
+	return out
 }
 
 // clientView is what http_server_request returns: the response as a

@@ -458,6 +458,10 @@ func (s *Server) route(th *vm.Thread, g *goRequest, snap snapshot, req *vm.Dict)
 			}
 		default:
 			allowed[r.method] = true
+			// A GET route also answers HEAD (docs/http-server.md).
+			if r.method == "GET" {
+				allowed["HEAD"] = true
+			}
 		}
 	}
 	if best == nil && bestHead != nil {
@@ -522,10 +526,27 @@ func (s *Server) finishResponse(g *goRequest, snap snapshot, resp *vm.Dict) *vm.
 		}
 		resp = resp.Set("headers", vm.Of(h))
 	}
-	if g.method == "HEAD" {
+	st, _ := resp.Get("status")
+	status, _ := st.AsInt()
+	if g.method == "HEAD" || bodiless(int(status)) {
 		resp = resp.Set("body", vm.Str(""))
 	}
+	if status == http.StatusNotModified {
+		if hv, ok := resp.Get("headers"); ok {
+			if h, ok := hv.AsDict(); ok {
+				resp = resp.Set("headers", vm.Of(h.Delete("content-type")))
+			}
+		}
+	}
 	return resp
+}
+
+// bodiless says whether a response of this status has no body on the
+// wire (1xx, 204 No Content, 304 Not Modified, RFC 9110 §6.4.1): a
+// body a handler gives it is dropped, in-process as over the network,
+// and a 304 loses its content type as net/http drops it.
+func bodiless(status int) bool {
+	return status < 200 || status == http.StatusNoContent || status == http.StatusNotModified
 }
 
 // toGo converts a response dict (as normalize built it) for writing.

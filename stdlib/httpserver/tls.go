@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/harnlang/harn/internal/tlsconf"
+	"github.com/harnlang/harn/stdlib/fs"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
 )
@@ -63,13 +64,17 @@ func (t *TLSConfig) Attr(name string) (vm.Value, error) {
 func (t *TLSConfig) terminates() bool { return t != nil && t.cfg != nil }
 
 // pemText reads a PEM argument: the PEM text itself, or the path of a
-// file holding it.
-func pemText(name, what string, v vm.Value) ([]byte, error) {
+// file holding it, relative to the execution root as read_file's is.
+func pemText(th *vm.Thread, name, what string, v vm.Value) ([]byte, error) {
 	s, ok := v.AsString()
 	if !ok {
 		return nil, vm.Typef("%s: %s must be a string (PEM text or a file path), got %s", name, what, v.Type())
 	}
-	b, err := tlsconf.ReadPEM(what, s.Go())
+	text := s.Go()
+	if !strings.Contains(text, "-----BEGIN") {
+		text = fs.ResolvePath(th, text)
+	}
+	b, err := tlsconf.ReadPEM(what, text)
 	if err != nil {
 		return nil, vm.Throwf("%s: %s", name, err)
 	}
@@ -104,11 +109,11 @@ func init() {
 		if a.Len() < 2 {
 			return vm.Value{}, lib.ArgCountError("http_server_tls_pem", 2)
 		}
-		cert, err := pemText("http_server_tls_pem", "cert", a.At(0))
+		cert, err := pemText(th, "http_server_tls_pem", "cert", a.At(0))
 		if err != nil {
 			return vm.Value{}, err
 		}
-		key, err := pemText("http_server_tls_pem", "key", a.At(1))
+		key, err := pemText(th, "http_server_tls_pem", "key", a.At(1))
 		if err != nil {
 			return vm.Value{}, err
 		}

@@ -10,6 +10,7 @@ import (
 	"compress/gzip"
 	"context"
 	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
@@ -24,6 +25,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/harnlang/harn/internal/tlsconf"
 	"github.com/harnlang/harn/stdlib/formats"
 	"github.com/harnlang/harn/stdlib/fs"
 	"github.com/harnlang/harn/stdlib/internal/codec"
@@ -223,8 +225,8 @@ func httpExchange(th *vm.Thread, method, rawURL string, body vm.Value, opts *vm.
 	if h, ok := optGet(opts, "headers"); ok {
 		if hd, ok := h.AsDict(); ok {
 			hd.Range(func(k string, v vm.Value) bool {
-				if !v.IsNil() {
-					headers[strings.ToLower(k)] = vm.ToDisplay(v)
+				if text, ok := headerText(v); ok {
+					headers[strings.ToLower(k)] = text
 				}
 				return true
 			})
@@ -240,14 +242,22 @@ func httpExchange(th *vm.Thread, method, rawURL string, body vm.Value, opts *vm.
 		}
 		switch x := auth.Object().(type) {
 		case *vm.Dict:
-			if b, ok := x.Get("bearer"); ok {
+			if b, ok := optGet(x, "bearer"); ok {
 				headers["authorization"] = "Bearer " + vm.ToDisplay(b)
-			} else if basic, ok := x.Get("basic"); ok {
+			} else if basic, ok := optGet(x, "basic"); ok {
 				if bd, ok := basic.AsDict(); ok {
-					user, _ := bd.Get("user")
-					pw, _ := bd.Get("password")
+					// A missing (or nil) user or password is empty, as
+					// reqwest's basic_auth(user, None) sends `user:`.
+					text := func(keys ...string) string {
+						for _, k := range keys {
+							if v, ok := optGet(bd, k); ok {
+								return vm.ToDisplay(v)
+							}
+						}
+						return ""
+					}
 					req, _ := http.NewRequest("GET", "http://x", nil)
-					req.SetBasicAuth(vm.ToDisplay(formats.OrNil(user)), vm.ToDisplay(formats.OrNil(pw)))
+					req.SetBasicAuth(text("user", "username"), text("password"))
 					headers["authorization"] = req.Header.Get("Authorization")
 				}
 			}
@@ -259,6 +269,17 @@ func httpExchange(th *vm.Thread, method, rawURL string, body vm.Value, opts *vm.
 		}
 	}
 	var payload []byte
+	// json: a value sent as a JSON body, as http_server_request's json
+	// option is (docs/http-client.md).
+	if j, ok := optGet(opts, "json"); ok {
+		if body.IsValid() && !body.IsNil() {
+			return nil, nil, vm.Throwf("HTTP request: give body or json, not both")
+		}
+		if _, set := headers["content-type"]; !set {
+			headers["content-type"] = "application/json"
+		}
+		body = vm.Str(json.Stringify(j))
+	}
 	if mp, ok := optGet(opts, "multipart"); ok {
 		form, err := formats.MultipartFormData(th, vm.Args{mp})
 		if err != nil {
@@ -305,7 +326,9 @@ func httpExchange(th *vm.Thread, method, rawURL string, body vm.Value, opts *vm.
 				if err := checkURL(full); err != nil {
 					return nil, nil, vm.Throwf("HTTP request failed: %s", err)
 				}
-				client = newClient(opts, decompress)
+				if client, err = newClient(th, opts, decompress); err != nil {
+					return nil, nil, vm.Throwf("HTTP request failed: %s", err)
+				}
 			}
 			res, raw, retryable, err = networkAttempt(th, client, method, full, headers, payload, decompress)
 		}
@@ -334,6 +357,18 @@ type retryPolicy struct {
 
 func retryOf(opts *vm.Dict) retryPolicy {
 	p := retryPolicy{backoff: 500 * time.Millisecond, on: map[int]bool{408: true, 429: true, 500: true, 502: true, 503: true, 504: true}}
+	// The short spellings `retries: N` and `backoff: ms` read as
+	// `retry: {max: N, backoff_ms: ms}`; the retry dict wins over them.
+	if n, ok := optGet(opts, "retries"); ok {
+		if n, ok := n.AsInt(); ok {
+			p.max = int(n)
+		}
+	}
+	if b, ok := optGet(opts, "backoff"); ok {
+		if f, ok := millisOf(b); ok {
+			p.backoff = time.Duration(f * float64(time.Millisecond))
+		}
+	}
 	r, ok := optGet(opts, "retry")
 	if !ok {
 		return p
@@ -387,6 +422,10 @@ func requestFailure(method, full string, err error) string {
 	if !errors.As(err, &ue) {
 		return method + " " + full + ": " + err.Error()
 	}
+	var tm *tooManyRedirects
+	if errors.As(err, &tm) {
+		return "error following redirect for url (" + shownURL(tm.url) + "): too many redirects"
+	}
 	return "error sending request for url (" + shownURL(full) + "): " + sendCause(ue)
 }
 
@@ -430,12 +469,16 @@ func millisOf(v vm.Value) (float64, bool) {
 }
 
 // newClient is the HTTP client the options describe (timeout_ms, proxy,
-// tls, decompress, follow_redirects).
-func newClient(opts *vm.Dict, decompress bool) *http.Client {
+// tls, decompress, follow_redirects). It fails only on a tls.ca_cert that
+// cannot be read.
+func newClient(th *vm.Thread, opts *vm.Dict, decompress bool) (*http.Client, error) {
 	timeout := 30 * time.Second
-	if t, ok := optGet(opts, "timeout_ms"); ok {
-		if f, ok := millisOf(t); ok && f > 0 {
-			timeout = time.Duration(f * float64(time.Millisecond))
+	// `timeout` is the short spelling of `timeout_ms`.
+	for _, key := range []string{"timeout", "timeout_ms"} {
+		if t, ok := optGet(opts, key); ok {
+			if f, ok := millisOf(t); ok && f > 0 {
+				timeout = time.Duration(f * float64(time.Millisecond))
+			}
 		}
 	}
 	transport := &http.Transport{Proxy: http.ProxyFromEnvironment, DisableCompression: !decompress}
@@ -452,15 +495,53 @@ func newClient(opts *vm.Dict, decompress bool) *http.Client {
 					cfg.InsecureSkipVerify = true
 				}
 			}
+			// ca_cert: the certificates (PEM text or a file holding it) to
+			// trust instead of the system's, e.g. a development server's.
+			if ca, ok := optGet(td, "ca_cert"); ok {
+				// A path is relative to the execution root, as http_download's is.
+				text := vm.ToDisplay(ca)
+				if th != nil && !strings.Contains(text, "-----BEGIN") {
+					text = fs.ResolvePath(th, text)
+				}
+				pem, err := tlsconf.ReadPEM("ca_cert", text)
+				if err != nil {
+					return nil, err
+				}
+				pool := x509.NewCertPool()
+				if !pool.AppendCertsFromPEM(pem) {
+					return nil, errors.New("tls ca_cert holds no PEM certificate")
+				}
+				cfg.RootCAs = pool
+			}
 			transport.TLSClientConfig = cfg
 		}
 	}
-	client := &http.Client{Timeout: timeout, Transport: transport}
+	follow := true
 	if fr, ok := optGet(opts, "follow_redirects"); ok && !fr.Truth() {
-		client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+		follow = false
 	}
-	return client
+	client := &http.Client{Timeout: timeout, Transport: transport}
+	client.CheckRedirect = func(_ *http.Request, via []*http.Request) error {
+		switch {
+		case !follow:
+			return http.ErrUseLastResponse
+		case len(via) > maxRedirects:
+			return &tooManyRedirects{url: via[len(via)-1].URL.String()}
+		}
+		return nil
+	}
+	return client, nil
 }
+
+// maxRedirects is how many redirects a request follows, as many as
+// upstream's client (reqwest) does.
+const maxRedirects = 10
+
+// tooManyRedirects stops a request that was redirected maxRedirects
+// times; url is the one that answered with the redirect too many.
+type tooManyRedirects struct{ url string }
+
+func (e *tooManyRedirects) Error() string { return "too many redirects" }
 
 // networkAttempt sends the request once, without the VM lock. retryable
 // says whether another attempt may go differently: a response, or a
@@ -478,6 +559,11 @@ func networkAttempt(th *vm.Thread, client *http.Client, method, full string, hea
 		}
 		for k, v := range headers {
 			req.Header.Set(k, v)
+		}
+		// Go sends req.Host, not a Host header; a script's `host` header
+		// names the virtual host to ask for.
+		if h, ok := headers["host"]; ok {
+			req.Host = h
 		}
 		resp, netErr = client.Do(req)
 		if netErr != nil {
@@ -623,7 +709,9 @@ func mockResponse(th *vm.Thread, method, full string, headers map[string]string,
 		if h, ok := spec.Get("headers"); ok {
 			if hd, ok := h.AsDict(); ok {
 				hd.Range(func(k string, v vm.Value) bool {
-					hb.Set(strings.ToLower(k), vm.Str(vm.ToDisplay(v)))
+					if text, ok := headerText(v); ok {
+						hb.Set(strings.ToLower(k), vm.Str(text))
+					}
 					return true
 				})
 			}
@@ -631,4 +719,26 @@ func mockResponse(th *vm.Thread, method, full string, headers map[string]string,
 	}
 	return lib.DictOf("status", vm.IntOf(status), "headers", hb.Build(), "body", vm.Str(lib.LossyUTF8(raw)),
 		"ok", vm.BoolOf(status >= 200 && status <= 299)), raw, true
+}
+
+// headerText is the text of a header value, of a request or of a mocked
+// response: a list is a header sent several times, its values joined
+// with ", " as the network's repeated headers are (so a mocked
+// `set-cookie: ["a=1", "b=2"]` sets both cookies of a session); nil
+// leaves the header out.
+func headerText(v vm.Value) (string, bool) {
+	if v.IsNil() {
+		return "", false
+	}
+	l, ok := v.AsList()
+	if !ok {
+		return vm.ToDisplay(v), true
+	}
+	parts := make([]string, 0, len(l.Items()))
+	for _, it := range l.Items() {
+		if !it.IsNil() {
+			parts = append(parts, vm.ToDisplay(it))
+		}
+	}
+	return strings.Join(parts, ", "), len(parts) > 0
 }

@@ -36,7 +36,11 @@ func TestNewClientTimeoutTakesDurations(t *testing.T) {
 		{vm.Str("5s"), 30 * time.Second}, // not a time: the default
 	}
 	for _, c := range cases {
-		if got := newClient(vm.NewDict().Set("timeout_ms", c.v), false).Timeout; got != c.want {
+		cl, err := newClient(nil, vm.NewDict().Set("timeout_ms", c.v), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := cl.Timeout; got != c.want {
 			t.Errorf("timeout_ms %s: got %v, want %v", vm.ToDisplay(c.v), got, c.want)
 		}
 	}

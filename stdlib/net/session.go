@@ -132,19 +132,53 @@ func (s *Session) prepare(raw string, opts *vm.Dict) (full, host string, merged 
 		headers, _ = h.AsDict()
 	}
 	if opts != nil {
+		// A request's timeout replaces the session's under either
+		// spelling (`timeout` is the short one of `timeout_ms`).
+		for _, pair := range [][2]string{{"timeout", "timeout_ms"}, {"timeout_ms", "timeout"}} {
+			if _, ok := optGet(opts, pair[0]); ok {
+				merged = merged.Delete(pair[1])
+			}
+		}
 		merged = merged.Merge(opts)
+		// The query is merged parameter by parameter, like the headers: a
+		// session's `{api_key}` stays when a request adds `{page}`.
+		if sq, ok := optGet(s.defaults, "query"); ok {
+			if rq, ok := optGet(opts, "query"); ok {
+				sd, ok1 := sq.AsDict()
+				rd, ok2 := rq.AsDict()
+				if ok1 && ok2 {
+					merged = merged.Set("query", vm.Of(sd.Merge(rd)))
+				}
+			}
+		}
 		if h, ok := optGet(opts, "headers"); ok {
 			hd, ok := h.AsDict()
 			if !ok {
 				return "", "", nil, vm.Typef("http_session_request: headers must be a dict, got %s", h.Type())
 			}
-			headers = headers.Merge(hd)
+			headers = mergeHeaders(headers, hd)
 		}
 	}
 	if c := s.cookieHeader(host); c != "" && !hasHeader(headers, "cookie") {
 		headers = headers.Set("cookie", vm.Str(c))
 	}
 	return full, host, merged.Set("headers", vm.Of(headers)), nil
+}
+
+// mergeHeaders is the session's headers with a request's over them.
+// Header names are case-insensitive, so a request's `X-App` replaces the
+// session's `x-app`.
+func mergeHeaders(session, request *vm.Dict) *vm.Dict {
+	out := session
+	request.Range(func(name string, _ vm.Value) bool {
+		for _, k := range out.Keys() {
+			if strings.EqualFold(k, name) {
+				out = out.Delete(k)
+			}
+		}
+		return true
+	})
+	return out.Merge(request)
 }
 
 func hasHeader(h *vm.Dict, name string) bool {
