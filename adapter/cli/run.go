@@ -144,7 +144,7 @@ func readInput(spec string, stdin io.Reader) (*jsonv.Object, error) {
 	default:
 		data = []byte(spec)
 	}
-	v, err := jsonv.Parse(data)
+	v, err := jsonv.ParseLimit(data, jsonv.SerdeDepth)
 	if err != nil {
 		return nil, fmt.Errorf("invalid --harn-input JSON: %s", stdjson.ErrorText(data, err))
 	}
@@ -191,7 +191,7 @@ func coerce(a *tool.CLIArg, raw string) (any, error) {
 		}
 		return nil, fmt.Errorf("%s expects true or false", a.Flag)
 	}
-	v, err := jsonv.Parse([]byte(raw))
+	v, err := jsonv.ParseLimit([]byte(raw), jsonv.SerdeDepth)
 	if err != nil {
 		// help and completion offer the string enum values and advisory
 		// completions as bare words: one of them that is not JSON is
