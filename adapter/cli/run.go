@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -181,7 +182,7 @@ func coerce(a *tool.CLIArg, raw string) (any, error) {
 		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) || strings.ContainsAny(raw, "xX_") {
 			return nil, fmt.Errorf("%s expects a number", a.Flag)
 		}
-		return jsonv.Float(f), nil
+		return floatNumber(f), nil
 	case "boolean":
 		switch raw {
 		case "true":
@@ -202,6 +203,18 @@ func coerce(a *tool.CLIArg, raw string) (any, error) {
 		return nil, fmt.Errorf("%s expects JSON: %s", a.Flag, stdjson.ErrorText([]byte(raw), err))
 	}
 	return v, nil
+}
+
+// floatNumber is a coerced number option: a 64-bit float
+// (docs/spec/cli-projection.md §4) that stays a float in the handler's
+// arguments, an integral one too (--x 3 and --x 3.0 are 3.0, so 3 / 2 is
+// 1.5), where the JSON text "3" would read as the int 3.
+func floatNumber(f float64) json.Number {
+	n := jsonv.Float(f)
+	if !strings.ContainsAny(string(n), ".eE") {
+		n += ".0"
+	}
+	return n
 }
 
 // render writes a classified outcome in the selected output mode and
