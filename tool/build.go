@@ -103,7 +103,7 @@ func Define(args []vm.Value, cache *Cache) (*vm.Dict, error) {
 		return nil, fmt.Errorf("tool_define: the definition is a tool registry (a `tool` declaration binds one), not a definition; take its tool with tool_ref(registry, name)")
 	}
 	name, ok := str(args[1])
-	if !ok || name == "" {
+	if !ok || blank(name) {
 		return nil, fmt.Errorf("tool_define: tool registry entry field \"name\" must be a non-empty string")
 	}
 	def := config.Set("name", args[1])

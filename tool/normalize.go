@@ -579,7 +579,7 @@ func NormalizeEntry(def *vm.Dict, index int, cache *Cache) (*Tool, error) {
 func normalizeEntry(def *vm.Dict, index int) (*Tool, error) {
 	nv, _ := field(def, "name")
 	name, ok := str(nv)
-	if !ok || name == "" {
+	if !ok || blank(name) {
 		return nil, entryErr("tool registry entry field \"name\" must be a non-empty string")
 	}
 	if _, ok := def.Get("params"); ok {

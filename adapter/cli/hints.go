@@ -54,7 +54,13 @@ func inputHints(leaf *tool.CLICommand, c *tool.ContractError, input *jsonv.Objec
 			args = culprits(leaf, input, part)
 		}
 		for _, a := range args {
-			if h := hintFor(a, keyword, input, inside(path)); h != "" && !seen[h] {
+			h := hintFor(a, keyword, input, inside(path))
+			if keyword == "required" && path != "/" && path != "" {
+				// a field is missing inside the given value, not the
+				// argument itself
+				h = missingFieldHint(a, detail, path)
+			}
+			if h != "" && !seen[h] {
 				seen[h] = true
 				hints = append(hints, h)
 			}
@@ -158,6 +164,24 @@ func hintFor(a *tool.CLIArg, keyword string, input *jsonv.Object, inner bool) st
 		return "hint: " + name + " " + rule
 	}
 	return "hint: " + name + " failed the schema's " + keyword + " rule (see --help)"
+}
+
+// missingFieldHint is the hint for a "required" failure below an
+// argument (path /*, /*/[], …): an object in its value lacks a field the
+// schema requires. The field's name comes from the schema, never from
+// the value given.
+func missingFieldHint(a *tool.CLIArg, detail, path string) string {
+	field := "a field the schema requires"
+	if r := requiredDetail().FindStringSubmatch(detail); r != nil {
+		field = fmt.Sprintf("the field %q", r[1])
+	}
+	if a.Repeatable && strings.HasPrefix(path, "/*/[]") && strings.Count(path, "/") == 2 {
+		return "hint: each " + spelling(a) + " value must include " + field
+	}
+	if path == "/*" {
+		return "hint: " + spelling(a) + " must include " + field
+	}
+	return "hint: " + spelling(a) + " holds an object without " + field
 }
 
 // shownWord is an admitted value as a hint names it: as typed, the

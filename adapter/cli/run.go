@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -144,7 +145,7 @@ func readInput(spec string, stdin io.Reader) (*jsonv.Object, error) {
 	default:
 		data = []byte(spec)
 	}
-	v, err := jsonv.Parse(data)
+	v, err := jsonv.ParseLimit(data, jsonv.SerdeDepth)
 	if err != nil {
 		return nil, fmt.Errorf("invalid --harn-input JSON: %s", stdjson.ErrorText(data, err))
 	}
@@ -181,7 +182,7 @@ func coerce(a *tool.CLIArg, raw string) (any, error) {
 		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) || strings.ContainsAny(raw, "xX_") {
 			return nil, fmt.Errorf("%s expects a number", a.Flag)
 		}
-		return jsonv.Float(f), nil
+		return floatNumber(f), nil
 	case "boolean":
 		switch raw {
 		case "true":
@@ -191,7 +192,7 @@ func coerce(a *tool.CLIArg, raw string) (any, error) {
 		}
 		return nil, fmt.Errorf("%s expects true or false", a.Flag)
 	}
-	v, err := jsonv.Parse([]byte(raw))
+	v, err := jsonv.ParseLimit([]byte(raw), jsonv.SerdeDepth)
 	if err != nil {
 		// help and completion offer the string enum values and advisory
 		// completions as bare words: one of them that is not JSON is
@@ -202,6 +203,18 @@ func coerce(a *tool.CLIArg, raw string) (any, error) {
 		return nil, fmt.Errorf("%s expects JSON: %s", a.Flag, stdjson.ErrorText([]byte(raw), err))
 	}
 	return v, nil
+}
+
+// floatNumber is a coerced number option: a 64-bit float
+// (docs/spec/cli-projection.md §4) that stays a float in the handler's
+// arguments, an integral one too (--x 3 and --x 3.0 are 3.0, so 3 / 2 is
+// 1.5), where the JSON text "3" would read as the int 3.
+func floatNumber(f float64) json.Number {
+	n := jsonv.Float(f)
+	if !strings.ContainsAny(string(n), ".eE") {
+		n += ".0"
+	}
+	return n
 }
 
 // render writes a classified outcome in the selected output mode and

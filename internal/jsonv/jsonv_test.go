@@ -170,3 +170,23 @@ func TestPointerTokens(t *testing.T) {
 		}
 	}
 }
+
+// TestParseLimitSerdeDepth: ParseLimit(SerdeDepth) accepts 127 nested
+// containers and refuses the 128th, as serde_json does; Parse accepts it.
+func TestParseLimitSerdeDepth(t *testing.T) {
+	nest := func(n int) []byte {
+		return []byte(strings.Repeat("[", n) + strings.Repeat("]", n))
+	}
+	if _, err := ParseLimit(nest(127), SerdeDepth); err != nil {
+		t.Fatalf("127 containers: %v", err)
+	}
+	if _, err := ParseLimit([]byte(`{"a":`+string(nest(126))+`}`), SerdeDepth); err != nil {
+		t.Fatalf("object holding 126 containers: %v", err)
+	}
+	if _, err := ParseLimit(nest(128), SerdeDepth); err == nil {
+		t.Fatal("128 containers: accepted")
+	}
+	if _, err := Parse(nest(128)); err != nil {
+		t.Fatalf("Parse, 128 containers: %v", err)
+	}
+}

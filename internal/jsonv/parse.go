@@ -22,7 +22,23 @@ func (e *SyntaxError) Error() string {
 // object key order and number literals. A key given twice keeps its
 // first position and its last value.
 func Parse(data []byte) (any, error) {
-	p := parser{data: data}
+	return parse(data, maxDepth)
+}
+
+// SerdeDepth is serde_json's recursion limit: the 128th container nested
+// in another fails, as upstream's readers of command-line JSON do
+// (`recursion limit exceeded`).
+const SerdeDepth = 128
+
+// ParseLimit is Parse refusing a container that opens when limit-1
+// containers are already open around it (limit SerdeDepth reads as
+// serde_json reads). The refusal is a *SyntaxError.
+func ParseLimit(data []byte, limit int) (any, error) {
+	return parse(data, limit-2)
+}
+
+func parse(data []byte, max int) (any, error) {
+	p := parser{data: data, max: max}
 	if len(data) <= sharedTextLimit {
 		p.text = string(data)
 	}
@@ -51,6 +67,7 @@ type parser struct {
 	data []byte
 	text string // data as a string, when it is short enough to share
 	pos  int
+	max  int // the deepest value a container may open at
 }
 
 // cut returns data[start:end] as a string.
@@ -95,11 +112,11 @@ func (p *parser) space() {
 }
 
 func (p *parser) value(depth int) (any, error) {
-	if depth > maxDepth {
-		return nil, p.errorf("nesting too deep")
-	}
 	if p.pos >= len(p.data) {
 		return nil, p.errorf("unexpected end of JSON input")
+	}
+	if c := p.data[p.pos]; depth > p.max && (c == '{' || c == '[') {
+		return nil, p.errorf("nesting too deep")
 	}
 	switch c := p.data[p.pos]; {
 	case c == '{':

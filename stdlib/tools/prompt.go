@@ -35,6 +35,11 @@ func init() {
 		if err != nil {
 			return vm.Value{}, err
 		}
+		// the catalog reader's rules, as `harn tool schema` applies them
+		// before printing (a blank parent title, a parent alias twice)
+		if err := cat.Check(); err != nil {
+			return vm.Value{}, toolErr(fmt.Errorf("tool_schema: %v", err))
+		}
 		return json.Parse(string(cat.Marshal()))
 	})
 	lib.Def("tool_prompt", "tool_prompt(tools)", "a system-prompt text (upstream's layout): the <tool_call> format, then a ### section per agent-visible tool with its description and parameters; tools is a registry, a list of tools (as agent_loop's tools option takes them) or one tool definition", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
