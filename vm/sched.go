@@ -168,6 +168,30 @@ func (s *sched) reserve(th *Thread) bool {
 	return true
 }
 
+// reserveAll is reserve for threads woken together (VM.WakeAll): it
+// queues them all under one hold of s.mu, so no thread asking for the
+// lock meanwhile gets a place between two of them.
+func (s *sched) reserveAll(ths []*Thread) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.held {
+		return false
+	}
+	for i, th := range ths {
+		if groupHook != nil {
+			groupHook(i)
+		}
+		s.back(th)
+		s.ready = append(s.ready, readyEntry{w: th.wakeChan(), seq: s.nextSeq()})
+		s.waiting.Add(1)
+	}
+	return true
+}
+
+// groupHook, when set (by a test), runs before each thread reserveAll
+// queues, with its index in the group.
+var groupHook func(int)
+
 // takeReserved waits for the lock reserve queued th for.
 func (s *sched) takeReserved(th *Thread) {
 	<-th.wake

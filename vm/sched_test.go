@@ -791,3 +791,61 @@ func wantPromptVerdicts(t *testing.T, v *VM, failed, n int) {
 		t.Fatalf("%d verdicts waited %d graces, want one (the first)", n, g)
 	}
 }
+
+// Threads woken together (WakeAll) take their places in the lock's queue
+// as one group: a thread that queues itself for the lock meanwhile (a
+// sleeper whose timer fired, say) comes before them all or after them
+// all, never between two of them. Before, each woken thread was queued
+// on its own, and a timer-woken branch of a `parallel … as stream` could
+// come between two of the stream's woken readers, so its result went to
+// the reader that had begun to wait later
+// (conformance/concurrency/parallel_as_stream_readers_resume_in_order,
+// seen failing under the race detector).
+func TestWokenGroupIsNotSplitByAThreadQueuedMeanwhile(t *testing.T) {
+	const n = 8
+	v := newTestVM()
+	main := v.NewThread()
+	main.Lock()
+	shared := make(chan struct{})
+	var parked, done sync.WaitGroup
+	var order []int
+	for i := 0; i < n; i++ {
+		parked.Add(1)
+		done.Add(1)
+		v.Start(runFunc(func(th *Thread) bool {
+			defer done.Done()
+			parked.Done()
+			if fired, err := th.Wait(shared, -1); !fired || err != nil {
+				t.Errorf("wait ended without its wake: %v", err)
+			}
+			order = append(order, i)
+			return true
+		}))
+	}
+	main.Unlock()
+	parked.Wait()
+	main.Lock()
+	intruder := v.NewThread()
+	done.Add(1)
+	groupHook = func(i int) {
+		if i != n/2 {
+			return
+		}
+		// halfway through the group, another thread asks for the lock
+		go func() {
+			defer done.Done()
+			intruder.Lock()
+			order = append(order, -1)
+			intruder.Unlock()
+		}()
+		time.Sleep(20 * time.Millisecond)
+	}
+	defer func() { groupHook = nil }()
+	v.WakeAll(shared)
+	groupHook = nil
+	main.Unlock()
+	done.Wait()
+	if at := slices.Index(order, -1); at != 0 && at != n {
+		t.Fatalf("the thread that asked for the lock meanwhile came between threads woken together: %v", order)
+	}
+}

@@ -71,12 +71,31 @@ func (t *turns) giveLocked(th *Thread) {
 	}
 }
 
-// giveAll queues every thread waiting on w for the lock, oldest first.
+// giveAll queues every thread waiting on w for the lock, oldest first,
+// as one group (sched.reserveAll): a thread that queues itself for the
+// lock meanwhile — a sleeper whose timer fired — comes before or after
+// them all, never between two of them, so the woken threads run one
+// after another as they would on a single-threaded scheduler (the
+// readers of a `parallel … as stream` find the results in the order
+// they began to wait).
 func (t *turns) giveAll(w <-chan struct{}) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	var group []*Thread
 	for _, th := range t.parkedOn[w] {
-		t.giveLocked(th)
+		if th.parkedHeld && !th.reserved {
+			group = append(group, th)
+		}
+	}
+	if len(group) == 0 {
+		return
+	}
+	ok := group[0].vm.sched.reserveAll(group)
+	for _, th := range group {
+		th.reserved = ok
+		if !ok {
+			th.vm.sched.blind.Add(1)
+		}
 	}
 }
 

@@ -53,12 +53,21 @@ type parallelRun struct {
 	running           map[*Task]int
 	allDone           chan struct{}
 
-	// stream mode: completed branches in completion order, and a channel
-	// closed (and replaced) when a branch ends, waking every task that
-	// reads the stream (several may, each taking other results).
+	// stream mode: completed branches in completion order that no reader
+	// has taken yet, and the tasks waiting to read the stream (several
+	// may, each taking other results), oldest first.
 	stream  bool
 	queue   []parResult
-	changed chan struct{}
+	readers []*streamReader
+}
+
+// streamReader is a task waiting for the next result of a `parallel …
+// as stream`: a result is handed to the reader that began to wait first,
+// as a queue with several consumers hands its items out (Go's channels,
+// asyncio's Queue), so readers that each loop over the stream take turns.
+type streamReader struct {
+	wake chan struct{}
+	r    *parResult // the result handed to it; nil when woken for the end
 }
 
 type parResult struct {
@@ -104,15 +113,12 @@ func init() {
 		}
 		p.results = make([]vm.Value, p.n)
 		p.errs = make([]*vm.Error, p.n)
-		stream, _ := a.Bool(4)
-		if stream {
-			p.stream, p.changed = true, make(chan struct{})
-		}
+		p.stream, _ = a.Bool(4)
 		p.startMore(false)
 		if p.finished == p.n {
 			close(p.allDone)
 		}
-		if stream {
+		if p.stream {
 			return vm.Of(newStream(th.VM(), &parallelSource{p: p})), nil
 		}
 		return p.wait(th)
@@ -262,8 +268,38 @@ func (p *parallelRun) branchDone(t *Task) {
 		p.parent.VM().WakeAll(p.allDone)
 	}
 	if p.stream {
-		p.parent.VM().WakeAll(p.changed)
-		p.changed = make(chan struct{})
+		p.handOut()
+	}
+}
+
+// handOut gives the queued results to the readers waiting for them, the
+// first result to the reader that began to wait first, and once every
+// branch has ended wakes the readers left so that they see the end (lock
+// held).
+func (p *parallelRun) handOut() {
+	for len(p.readers) > 0 && len(p.queue) > 0 {
+		rd := p.readers[0]
+		p.readers = p.readers[1:]
+		r := p.queue[0]
+		p.queue = p.queue[1:]
+		rd.r = &r
+		p.parent.VM().WakeAll(rd.wake)
+	}
+	if len(p.readers) > 0 && p.ended() {
+		for _, rd := range p.readers {
+			p.parent.VM().WakeAll(rd.wake)
+		}
+		p.readers = nil
+	}
+}
+
+// ended tells whether every branch has ended.
+func (p *parallelRun) ended() bool {
+	select {
+	case <-p.allDone:
+		return true
+	default:
+		return false
 	}
 }
 
@@ -360,23 +396,35 @@ func (s *parallelSource) concurrent() {}
 func (s *parallelSource) pull(th *vm.Thread) (vm.Value, bool, error) {
 	p := s.p
 	for {
+		// while results are queued no reader waits (handOut)
 		if len(p.queue) > 0 {
 			r := p.queue[0]
 			p.queue = p.queue[1:]
-			if r.err != nil {
-				p.stopAll(th)
-				return vm.Value{}, false, r.err
-			}
-			return r.v, true, nil
+			return s.take(th, r)
 		}
-		select {
-		case <-p.allDone:
+		if p.ended() {
 			return vm.Value{}, false, nil
-		default:
 		}
-		if _, err := th.WaitOnTasks(p.changed, -1); err != nil {
+		rd := &streamReader{wake: make(chan struct{})}
+		p.readers = append(p.readers, rd)
+		_, err := th.WaitOnTasks(rd.wake, -1)
+		if rd.r != nil { // a result handed over wins over a cancellation that came with it
+			return s.take(th, *rd.r)
+		}
+		if err != nil {
+			p.readers = slices.DeleteFunc(p.readers, func(o *streamReader) bool { return o == rd })
 			p.stopAll(th)
 			return vm.Value{}, false, err
 		}
 	}
+}
+
+// take gives a reader result r: its value, or its failure once the
+// other branches have been stopped.
+func (s *parallelSource) take(th *vm.Thread, r parResult) (vm.Value, bool, error) {
+	if r.err != nil {
+		s.p.stopAll(th)
+		return vm.Value{}, false, r.err
+	}
+	return r.v, true, nil
 }
