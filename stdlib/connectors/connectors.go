@@ -138,7 +138,7 @@ func resolve(th *vm.Thread, provider string, opts *vm.Dict) (*connector, error) 
 	}
 	if table != nil {
 		if err := c.apply(where, table, false); err != nil {
-			return nil, err
+			return nil, vm.Throwf("%s: %v", name, err)
 		}
 	}
 	if opts != nil {
@@ -148,7 +148,7 @@ func resolve(th *vm.Thread, provider string, opts *vm.Dict) (*connector, error) 
 			return true
 		})
 		if err := c.apply("options", m, true); err != nil {
-			return nil, err
+			return nil, vm.Throwf("%s: %v", name, err)
 		}
 	}
 	if c.baseURL == "" {
@@ -191,7 +191,8 @@ func manifestTable(th *vm.Thread, provider string) (map[string]any, string, erro
 }
 
 // apply lays the keys of a table (or the call's options, which may also
-// carry token) over c. Unknown keys and wrong types are errors naming where.
+// carry token) over c. Unknown keys and wrong types are errors naming
+// where; a call throws them with the builtin's name in front.
 func (c *connector) apply(where string, t map[string]any, isOptions bool) error {
 	keys := make([]string, 0, len(t))
 	for k := range t {
@@ -201,12 +202,12 @@ func (c *connector) apply(where string, t map[string]any, isOptions bool) error 
 	for _, k := range keys {
 		v := t[k]
 		bad := func(want string) error {
-			return vm.Throwf("%s: %s: %s must be %s, got %s", name, where, k, want, typeName(v))
+			return fmt.Errorf("%s: %s must be %s, got %s", where, k, want, typeName(v))
 		}
 		switch k {
 		case "base_url", "secret", "auth_header", "auth_scheme", "token":
 			if k == "token" && !isOptions {
-				return vm.Throwf("%s: %s: a token does not belong in harn.toml; name a secret (\"%s/token\") and set %s", name, where, c.provider, triggerspec.SecretEnv(c.provider+"/token"))
+				return fmt.Errorf("%s: a token does not belong in harn.toml; name a secret (\"%s/token\") and set %s", where, c.provider, triggerspec.SecretEnv(c.provider+"/token"))
 			}
 			s, ok := v.(string)
 			if !ok {
@@ -217,7 +218,7 @@ func (c *connector) apply(where string, t map[string]any, isOptions bool) error 
 				c.baseURL = s
 			case "secret":
 				if p, n, ok := strings.Cut(s, "/"); !ok || p == "" || n == "" {
-					return vm.Throwf("%s: %s: secret must be \"<provider>/<secret>\", got %q", name, where, s)
+					return fmt.Errorf("%s: secret must be \"<provider>/<secret>\", got %q", where, s)
 				}
 				c.secret, c.needSecret = s, true
 			case "auth_header":
@@ -235,13 +236,13 @@ func (c *connector) apply(where string, t map[string]any, isOptions bool) error 
 			for hk, hv := range m {
 				s, ok := hv.(string)
 				if !ok {
-					return vm.Throwf("%s: %s: %s.%s must be a string, got %s", name, where, k, hk, typeName(hv))
+					return fmt.Errorf("%s: %s.%s must be a string, got %s", where, k, hk, typeName(hv))
 				}
 				if k == "headers" {
 					c.headers[strings.ToLower(hk)] = s
 				} else {
 					if _, _, err := parseRoute(s); err != nil {
-						return vm.Throwf("%s: %s: methods.%s: %s", name, where, hk, err)
+						return fmt.Errorf("%s: methods.%s: %s", where, hk, err)
 					}
 					c.methods[hk] = s
 				}
@@ -257,7 +258,7 @@ func (c *connector) apply(where string, t map[string]any, isOptions bool) error 
 				return bad("a number")
 			}
 			if f <= 0 {
-				return vm.Throwf("%s: %s: timeout_ms must be positive, got %v", name, where, v)
+				return fmt.Errorf("%s: timeout_ms must be positive, got %v", where, v)
 			}
 			c.timeoutMs = f
 		default:
@@ -266,7 +267,7 @@ func (c *connector) apply(where string, t map[string]any, isOptions bool) error 
 				known = append(append([]string{}, fields...), "token")
 				sort.Strings(known)
 			}
-			return vm.Throwf("%s: %s: unknown field %q (known: %s)", name, where, k, strings.Join(known, ", "))
+			return fmt.Errorf("%s: unknown field %q (known: %s)", where, k, strings.Join(known, ", "))
 		}
 	}
 	return nil
@@ -434,4 +435,39 @@ func typeName(v any) string {
 		return x.Type()
 	}
 	return fmt.Sprintf("%T", v)
+}
+
+// CheckManifest checks every [connectors.NAME] table of a parsed
+// harn.toml (path names it in messages) the way a call reads it, so a
+// loader can refuse a broken table before the script runs
+// (docs/spec/registry.md §7 step 2). Tables are checked in name order.
+func CheckManifest(path string, doc map[string]any) error {
+	raw, ok := doc["connectors"]
+	if !ok {
+		return nil
+	}
+	tables, ok := raw.(map[string]any)
+	if !ok {
+		return fmt.Errorf("%s: connectors must be a table of [connectors.NAME] tables", path)
+	}
+	providers := make([]string, 0, len(tables))
+	for p := range tables {
+		providers = append(providers, p)
+	}
+	sort.Strings(providers)
+	for _, p := range providers {
+		where := fmt.Sprintf("%s [connectors.%s]", path, p)
+		table, ok := tables[p].(map[string]any)
+		if !ok {
+			return fmt.Errorf("%s: expected a table", where)
+		}
+		c := builtin[p]
+		c.provider = p
+		c.headers = map[string]string{}
+		c.methods = map[string]string{}
+		if err := c.apply(where, table, false); err != nil {
+			return err
+		}
+	}
+	return nil
 }

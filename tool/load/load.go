@@ -1,7 +1,7 @@
 // Package load is the shared script loader of docs/spec/registry.md §7: `harn
 // tool schema`, `harn tool run`, `harn tool completions` and `harn serve
 // mcp --surface script` all load a script through Load, which compiles
-// it, runs it once (its output goes to stderr: stdout belongs to the
+// it, installs the project manifest (installManifest), runs it once (its output goes to stderr: stdout belongs to the
 // adapter), reads what it published and validates the registry. The VM
 // stays alive so adapters can call the original handler closures.
 //
@@ -121,6 +121,9 @@ func Load(path string, opts Options) (*Script, error) {
 	}
 	if promoted > 0 {
 		return nil, &Error{Msg: promotedMsg(promoted), Status: 1}
+	}
+	if err := installManifest(path); err != nil {
+		return nil, err
 	}
 	pub := tool.PublicationFor(sess.VM)
 	pub.Reset()
