@@ -434,6 +434,16 @@ func readToolCalls(where string, v vm.Value) ([]toolCall, error) {
 				out = append(out, c)
 				continue
 			}
+			if _, isDict := args.AsDict(); !isDict {
+				// a provider's arguments are an object, or the text a
+				// model wrote; any other value is a mistake in the mock
+				// or the conversation
+				key := firstArgs(d)
+				if key == "" {
+					key = "function.arguments"
+				}
+				return nil, vm.Throwf("%s[%d].%s must be a dict of arguments or a model's JSON text, got %s", where, i, key, lib.Shown(args))
+			}
 			g, err := jsonschema.ToAny(args)
 			if err != nil {
 				return nil, vm.Throwf("%s[%d].arguments: %s", where, i, err.Error())
