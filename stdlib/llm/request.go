@@ -363,7 +363,7 @@ func readMessage(th *vm.Thread, fn string, i int, v vm.Value) (message, error) {
 	}
 	m.IsError = m.Role == "tool" && get("is_error").Truth()
 	if tc := get("tool_calls"); !tc.IsNil() {
-		calls, err := readToolCalls(fn+": options.messages["+fmt.Sprint(i)+"].tool_calls", tc)
+		calls, err := readToolCalls(fn+": options.messages["+fmt.Sprint(i)+"].tool_calls", tc, false)
 		if err != nil {
 			return message{}, err
 		}
@@ -406,8 +406,10 @@ func ResultText(v vm.Value, portable any) string {
 }
 
 // readToolCalls reads [{id?, name, arguments}] (from a mock or from a
-// conversation); a call without an id keeps "".
-func readToolCalls(where string, v vm.Value) ([]toolCall, error) {
+// conversation); a call without an id keeps "". A mock's arguments
+// (strict) must be a dict or the model's text; a conversation's may also
+// be what such text decoded to (a reply's message carries it).
+func readToolCalls(where string, v vm.Value, strict bool) ([]toolCall, error) {
 	l, ok := v.AsList()
 	if !ok {
 		return nil, vm.Throwf("%s must be a list, got %s", where, v.Type())
@@ -434,10 +436,9 @@ func readToolCalls(where string, v vm.Value) ([]toolCall, error) {
 				out = append(out, c)
 				continue
 			}
-			if _, isDict := args.AsDict(); !isDict {
+			if _, isDict := args.AsDict(); !isDict && strict {
 				// a provider's arguments are an object, or the text a
 				// model wrote; any other value is a mistake in the mock
-				// or the conversation
 				key := firstArgs(d)
 				if key == "" {
 					key = "function.arguments"
