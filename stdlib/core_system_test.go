@@ -180,7 +180,7 @@ func TestHarnessHandle(t *testing.T) {
 		err  string
 	}{
 		{h, "secrets", "Type error: `harness.secrets` is not available in this runtime"},
-		{h, "llm", "Type error: `harness.llm` is not available in this runtime"},
+		{h, "agent", "Type error: `harness.agent` is not available in this runtime"},
 		{h, "bogus", "Type error: `Harness` has no capability `bogus`"},
 		{stdio, "net", "Type error: cannot access property `net` on HarnessStdio"},
 	} {

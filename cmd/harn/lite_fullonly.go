@@ -194,6 +194,7 @@ var fullOnlyNames = []string{
 	"jwt_verify",
 	"list_agents",
 	"list_providers_native",
+	"llm",
 	"llm_available_providers",
 	"llm_budget",
 	"llm_budget_remaining",

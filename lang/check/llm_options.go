@@ -13,6 +13,7 @@ var LLMOptions = []string{
 	"provider", "model", "system", "messages", "temperature", "max_tokens", "top_p", "stop",
 	"tools", "tool_choice", "json", "timeout_ms", "api_key", "base_url", "retries", "max_retries", "images",
 	"schema", "output_schema", "json_schema", "response_format",
+	"top_k", "seed", "frequency_penalty", "presence_penalty",
 }
 
 // llmOptionsArg gives the index of the options argument of each builtin

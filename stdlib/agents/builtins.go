@@ -18,7 +18,8 @@ const agentType = tool.AgentType
 // agentKeys are the keys agent(config) accepts, in display order.
 var agentKeys = []string{"name", "description", "system", "model", "provider", "tools", "max_turns", "tool_errors",
 	"on_tool_call", "on_turn", "persistent", "done_sentinel", "max_nudges", "nudge", "tool_format", "stop_after_successful_tools",
-	"require_successful_tools", "token_budget", "daemon", "tool_retries", "llm_retries", "tool_backoff_ms", "llm_backoff_ms", "context_callback", "tool_search", "approval_policy", "options"}
+	"require_successful_tools", "token_budget", "daemon", "tool_retries", "llm_retries", "tool_backoff_ms", "llm_backoff_ms", "context_callback", "tool_search", "approval_policy",
+	"policy", "loop_detect_warn", "loop_detect_block", "loop_detect_skip", "post_turn_callback", "exit_when_verified", "turn_policy", "options"}
 
 func isAgent(d *vm.Dict) bool { return vm.ToDisplay(get(d, "_type")) == agentType }
 

@@ -40,7 +40,8 @@ const (
 // is accepted too and passed on to each model call.
 var loopOptions = []string{"max_turns", "max_iterations", "on_tool_call", "on_turn", "tool_errors", "agent", "name", "transcript", "compact", "session",
 	"persistent", "done_sentinel", "max_nudges", "nudge", "tool_format", "stop_after_successful_tools",
-	"tool_retries", "llm_retries", "context_callback", "daemon", "tool_search", "session_id", "tool_backoff_ms", "llm_backoff_ms", "auto_compact", "token_budget", "require_successful_tools", "approval_policy"}
+	"tool_retries", "llm_retries", "context_callback", "daemon", "tool_search", "session_id", "tool_backoff_ms", "llm_backoff_ms", "auto_compact", "token_budget", "require_successful_tools", "approval_policy",
+	"policy", "loop_detect_warn", "loop_detect_block", "loop_detect_skip", "post_turn_callback", "exit_when_verified", "turn_policy"}
 
 // The persistent mode's defaults (upstream's option names): a reply
 // without tool calls ends the run only when it says the sentinel;
@@ -94,6 +95,8 @@ type loop struct {
 	contextFn   vm.Value        // options.context_callback, or nil
 	daemon      bool            // options.daemon: idle for feedback instead of finishing
 	approval    *approvalPolicy // options.approval_policy, or nil
+	guards      guards          // policy, loop_detect_*, post_turn_callback, exit_when_verified, turn_policy (guards.go)
+	loopStop    bool            // a call reached loop_detect_skip: the run ends after this turn
 }
 
 // readLoop reads agent_loop(prompt, system?, options?) with agent a (nil
@@ -220,6 +223,9 @@ func readLoop(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value, a *vm.
 		return nil, err
 	}
 	if err := l.readRetries(fn, merged); err != nil {
+		return nil, err
+	}
+	if err := l.readGuards(fn, merged); err != nil {
 		return nil, err
 	}
 	var err error
@@ -586,6 +592,22 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 				return finish(nil)
 			}
 		}
+		injected := false
+		if vm.IsCallable(l.guards.postTurn) {
+			msg, halt, err := l.postTurn(th, turns, text, turnCalls, get(rd, "stop_reason"), get(rd, "usage"))
+			if err != nil {
+				stop = "error"
+				return finish(err)
+			}
+			if msg != "" {
+				l.add(r, transcripts.NewMessage("user", msg))
+				injected = true
+			}
+			if halt {
+				stop = "stopped"
+				return finish(nil)
+			}
+		}
 		if len(calls) > 0 {
 			nudges = 0
 		}
@@ -593,7 +615,15 @@ func (l *loop) run(th *vm.Thread) (vm.Value, error) {
 			stop = "stop_after_tool"
 			return finish(nil)
 		}
-		if len(calls) == 0 && !st.pending(r) {
+		if l.loopStop {
+			stop = "loop_detected"
+			return finish(nil)
+		}
+		if l.guards.verified && len(turnCalls) > 0 && len(l.missingRequired(history)) == 0 {
+			stop = "verified"
+			return finish(nil)
+		}
+		if len(calls) == 0 && !injected && !st.pending(r) {
 			if nudge := l.nudgeFor(history, text); nudge != "" {
 				if nudges >= l.maxNudges {
 					stop = "stuck"
@@ -811,6 +841,9 @@ func (l *loop) nudgeFor(history []vm.Value, text string) string {
 	if missing := l.missingRequired(history); len(missing) > 0 {
 		return requiredNudge(missing)
 	}
+	if nudge := l.turnPolicyNudge(text); nudge != "" {
+		return nudge
+	}
 	if l.persistent && !strings.Contains(text, l.sentinel) {
 		return l.nudge
 	}
@@ -828,7 +861,7 @@ func loopStatus(stop string) string {
 	switch stop {
 	case "max_turns", "token_budget":
 		return "budget_exhausted"
-	case "stuck":
+	case "stuck", "loop_detected":
 		return "stuck"
 	case "idle":
 		return "idle"
@@ -921,8 +954,17 @@ func (l *loop) toolCall(th *vm.Thread, c vm.Value, turn int) (vm.Value, vm.Value
 	cd, _ := c.AsDict()
 	id, name, args := vm.ToDisplay(get(cd, "id")), vm.ToDisplay(get(cd, "name")), get(cd, "arguments")
 	var o outcome
-	handled := false
-	if vm.IsCallable(l.onToolCall) {
+	handled, repeats := false, 0
+	if l.guards.loopDetecting() {
+		repeats = l.guards.repeat(name, args)
+		g := l.guards
+		if (g.blockAt > 0 && repeats >= g.blockAt) || (g.stopAt > 0 && repeats >= g.stopAt) {
+			msg := loopBlocked(name, repeats)
+			o, handled = outcome{text: msg, err: vm.Runtimef("%s", msg)}, true
+			l.loopStop = l.loopStop || (g.stopAt > 0 && repeats >= g.stopAt)
+		}
+	}
+	if !handled && vm.IsCallable(l.onToolCall) {
 		info := lib.DictOf("id", vm.Str(id), "name", vm.Str(name), "arguments", args, "turn", lib.IntOf(turn), "agent", vm.Str(l.name))
 		v, err := th.Call(l.onToolCall, vm.Of(info))
 		if err != nil {
@@ -948,6 +990,12 @@ func (l *loop) toolCall(th *vm.Thread, c vm.Value, turn int) (vm.Value, vm.Value
 			return vm.Value{}, vm.Value{}, vm.Throwf("%s: on_tool_call returned %s; expected nil, a bool, or a dict {result}, {error} or {arguments}", l.fn, lib.Shown(v))
 		}
 	}
+	if !handled && l.tools.isOffered(name) {
+		if reason := l.guards.policyRefusal(name, l.tools.defs[name]); reason != "" {
+			msg := fmt.Sprintf("tool %q failed: denied by policy: %s", name, reason)
+			o, handled = outcome{text: msg, err: vm.Runtimef("%s", msg)}, true
+		}
+	}
 	if !handled && l.approval != nil && l.tools.isOffered(name) {
 		reason, err := l.approval.decide(th, name, args, l.tools.defs[name])
 		if err != nil {
@@ -970,6 +1018,9 @@ func (l *loop) toolCall(th *vm.Thread, c vm.Value, turn int) (vm.Value, vm.Value
 	content := o.text
 	if !o.ok {
 		content = "Error: " + o.text
+	}
+	if g := l.guards; g.warnAt > 0 && repeats >= g.warnAt && !(g.blockAt > 0 && repeats >= g.blockAt) && !(g.stopAt > 0 && repeats >= g.stopAt) {
+		content += loopWarning(name, repeats)
 	}
 	rec := lib.DictOf("id", vm.Str(id), "name", vm.Str(name), "arguments", args, "turn", lib.IntOf(turn), "ok", vm.BoolOf(o.ok))
 	if o.ok {

@@ -165,31 +165,12 @@ func init() {
 			RegisterCapability("harness", name, nil)
 		}
 	}
-	// harness.llm has no implementation here, but part of its contract is
-	// known (docs/spec/newer.md §3.4): declaring it lets the checker check
-	// calls written for hosts that provide it.
-	declareMethods("llm", []CapabilityMethod{
-		{Name: "catalog", Sig: "llm.catalog()", Doc: "the host's model catalog (not available in this runtime)"},
-	})
 	lib.Method("Harness", "*", "harness.NAME(...)", "methods outside the handle are rejected", func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
 		return vm.Value{}, vm.Typef("value of type Harness has no method `%s`", args.Text(0)) // docs/spec/newer.md §2.11
 	})
 	lib.AddGlobal(func(u *vm.Universe) {
 		u.AddGlobal("harness", vm.Of(newHarness()))
 	})
-}
-
-// declareMethods describes the methods of a capability this runtime does
-// not provide: the checker and the docs read their signatures, the
-// capability stays unavailable, and the methods (unreachable without a
-// handle) report that too.
-func declareMethods(name string, methods []CapabilityMethod) {
-	typeName := types.HandleName(name)
-	for _, m := range methods {
-		lib.Method(typeName, m.Name, m.Sig, m.Doc, func(*vm.Thread, vm.Value, vm.Args) (vm.Value, error) {
-			return vm.Value{}, vm.Typef("`harness.%s` is not available in this runtime", name)
-		})
-	}
 }
 
 // Delegate is a capability method that calls the free builtin named

@@ -130,7 +130,7 @@ func readMock(v vm.Value) (*mockResp, error) {
 				}
 			}
 		}
-		calls, err := readToolCalls("llm_mock: tool_calls", x)
+		calls, err := readToolCalls("llm_mock: tool_calls", x, true)
 		if err != nil {
 			return nil, err
 		}

@@ -196,6 +196,9 @@ func (c config) body(r *request, stream bool) map[string]any {
 		b["top_p"] = *r.topP
 	}
 	if c.provider.api == "anthropic" {
+		if r.topK != nil {
+			b["top_k"] = *r.topK
+		}
 		maxTokens := r.maxTokens
 		if maxTokens == 0 {
 			maxTokens = 4096 // the messages API requires it
@@ -241,6 +244,15 @@ func (c config) body(r *request, stream bool) map[string]any {
 	}
 	if len(r.stop) > 0 {
 		b["stop"] = r.stop
+	}
+	if r.seed != nil {
+		b["seed"] = *r.seed
+	}
+	if r.freqPen != nil {
+		b["frequency_penalty"] = *r.freqPen
+	}
+	if r.presPen != nil {
+		b["presence_penalty"] = *r.presPen
 	}
 	var msgs []any
 	if r.system != "" {

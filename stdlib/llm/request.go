@@ -91,6 +91,10 @@ type request struct {
 	maxTokens int64
 	temp      *float64
 	topP      *float64
+	topK      *int64   // options.top_k: Anthropic's sampling cut-off
+	seed      *int64   // options.seed: OpenAI-compatible providers
+	freqPen   *float64 // options.frequency_penalty: OpenAI-compatible providers
+	presPen   *float64 // options.presence_penalty: OpenAI-compatible providers
 	stop      []string
 	tools     []toolSpec
 	toolValue vm.Value // options.tools as given (llm_mock_calls)
@@ -131,6 +135,7 @@ var knownOptions = []string{
 	"provider", "model", "system", "messages", "temperature", "max_tokens", "top_p", "stop",
 	"tools", "tool_choice", "json", "timeout_ms", "api_key", "base_url", "retries", "max_retries", "images",
 	"schema", "output_schema", "json_schema", "response_format",
+	"top_k", "seed", "frequency_penalty", "presence_penalty",
 }
 
 // schemaOptions are the option keys that state the JSON a reply must be
@@ -239,6 +244,30 @@ func newRequest(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value) (*re
 	}
 	if r.topP, err = num("top_p"); err != nil {
 		return nil, err
+	}
+	if r.freqPen, err = num("frequency_penalty"); err != nil {
+		return nil, err
+	}
+	if r.presPen, err = num("presence_penalty"); err != nil {
+		return nil, err
+	}
+	for _, o := range []struct {
+		key string
+		dst **int64
+		min int64
+	}{{"top_k", &r.topK, 1}, {"seed", &r.seed, 0}} {
+		if v, ok := opt(o.key); ok {
+			n, isInt := v.AsInt()
+			if !isInt || int64(n) < o.min {
+				what := "a positive int"
+				if o.min == 0 {
+					what = "a non-negative int"
+				}
+				return nil, vm.Throwf("%s: options.%s must be %s, got %s", fn, o.key, what, lib.Shown(v))
+			}
+			i := int64(n)
+			*o.dst = &i
+		}
 	}
 	integer := func(k string) (int64, error) {
 		v, ok := opt(k)
@@ -363,7 +392,7 @@ func readMessage(th *vm.Thread, fn string, i int, v vm.Value) (message, error) {
 	}
 	m.IsError = m.Role == "tool" && get("is_error").Truth()
 	if tc := get("tool_calls"); !tc.IsNil() {
-		calls, err := readToolCalls(fn+": options.messages["+fmt.Sprint(i)+"].tool_calls", tc)
+		calls, err := readToolCalls(fn+": options.messages["+fmt.Sprint(i)+"].tool_calls", tc, false)
 		if err != nil {
 			return message{}, err
 		}
@@ -406,8 +435,10 @@ func ResultText(v vm.Value, portable any) string {
 }
 
 // readToolCalls reads [{id?, name, arguments}] (from a mock or from a
-// conversation); a call without an id keeps "".
-func readToolCalls(where string, v vm.Value) ([]toolCall, error) {
+// conversation); a call without an id keeps "". A mock's arguments
+// (strict) must be a dict or the model's text; a conversation's may also
+// be what such text decoded to (a reply's message carries it).
+func readToolCalls(where string, v vm.Value, strict bool) ([]toolCall, error) {
 	l, ok := v.AsList()
 	if !ok {
 		return nil, vm.Throwf("%s must be a list, got %s", where, v.Type())
@@ -433,6 +464,15 @@ func readToolCalls(where string, v vm.Value) ([]toolCall, error) {
 				c.Args = argumentsOrRaw(s.Go())
 				out = append(out, c)
 				continue
+			}
+			if _, isDict := args.AsDict(); !isDict && strict {
+				// a provider's arguments are an object, or the text a
+				// model wrote; any other value is a mistake in the mock
+				key := firstArgs(d)
+				if key == "" {
+					key = "function.arguments"
+				}
+				return nil, vm.Throwf("%s[%d].%s must be a dict of arguments or a model's JSON text, got %s", where, i, key, lib.Shown(args))
 			}
 			g, err := jsonschema.ToAny(args)
 			if err != nil {
