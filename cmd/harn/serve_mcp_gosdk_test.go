@@ -29,6 +29,11 @@ pub fn maybe(id: int) -> Widget? { return nil }
 pub fn node() -> Node { return Node { value: 1 } }
 pub fn describe(w: Widget) -> string { return type_of(w) }
 pub fn many() -> list<Widget> { return [Widget { id: 1, label: "a" }] }
+enum Shape { Circle(radius: float), Dot }
+pub fn shape(big: bool) -> Shape {
+  if big { return Shape.Circle(2.5) }
+  return Shape.Dot
+}
 `
 
 const servePresentation = `import { tool_registry_from } from "std/tools"
@@ -126,7 +131,7 @@ func TestServeMCPGoSDKExports(t *testing.T) {
 				tools[tl.Name] = tl
 				names = append(names, tl.Name)
 			}
-			if got := strings.Join(names, ","); got != "describe,get,many,maybe,node" {
+			if got := strings.Join(names, ","); got != "describe,get,many,maybe,node,shape" {
 				t.Fatalf("tools %s", got)
 			}
 			for _, name := range names {
@@ -156,6 +161,15 @@ func TestServeMCPGoSDKExports(t *testing.T) {
 			if got := sdkJSON(t, tools["maybe"].OutputSchema); got != canon(t, wantMaybe) {
 				t.Errorf("maybe outputSchema\n got %s\nwant %s", got, wantMaybe)
 			}
+			// Enum variant fields are closed tuples, listed without
+			// items:false next to prefixItems (docs/mcp.md "Closed
+			// tuples"); a variant without fields keeps it (no items at
+			// all, in every draft).
+			circle := `{"type":"array","prefixItems":[{"type":"number","title":"radius"}],"minItems":1,"maxItems":1}`
+			dot := `{"type":"array","items":false,"minItems":0,"maxItems":0}`
+			if got := sdkJSON(t, tools["shape"].OutputSchema); !strings.Contains(got, canon(t, circle)) || !strings.Contains(got, canon(t, dot)) {
+				t.Errorf("shape outputSchema %s", got)
+			}
 			if got := sdkJSON(t, tools["node"].OutputSchema); !strings.Contains(got, `"next":{"anyOf":[{"$ref":"#/$defs/Node"},{"type":"null"}]}`) {
 				t.Errorf("node outputSchema %s", got)
 			}
@@ -181,6 +195,9 @@ func TestServeMCPGoSDKExports(t *testing.T) {
 			}
 			if got := structured(call("maybe", map[string]any{"id": 4})); got != wantNil {
 				t.Errorf("maybe structuredContent %s, want %s", got, wantNil)
+			}
+			if got := structured(call("shape", map[string]any{"big": true})); got != canon(t, `{"enum":"Shape","variant":"Circle","fields":[2.5]}`) {
+				t.Errorf("shape structuredContent %s", got)
 			}
 			if got := structured(call("many", map[string]any{})); got != wantMany {
 				t.Errorf("many structuredContent %s, want %s", got, wantMany)
