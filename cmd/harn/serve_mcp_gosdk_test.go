@@ -282,3 +282,34 @@ func TestServeMCPGoSDKPresentation(t *testing.T) {
 		})
 	}
 }
+
+// A call the Go SDK client gives up on (its context ends: a
+// notifications/cancelled on stdio, a closed POST over HTTP) interrupts
+// the handler, so the single script VM serves the next call at once
+// (docs/spec/mcp-projection.md §13; docs/mcp.md "Cancellation over HTTP").
+func TestServeMCPGoSDKCancel(t *testing.T) {
+	for _, c := range []sdkCase{{"stdio", "2025-11-25"}, {"stdio", "2026-07-28"}, {"http", "2026-07-28"}} {
+		t.Run(c.transport+"/"+c.version, func(t *testing.T) {
+			cs := sdkServe(t, c, nil, "../../adapter/mcp/testdata/kitchen.harn")
+			short, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+			_, err := cs.CallTool(short, &sdk.CallToolParams{Name: "slow", Arguments: map[string]any{"ms": 60000}})
+			cancel()
+			if err == nil {
+				t.Fatal("a cancelled call succeeded")
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			start := time.Now()
+			res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "slow", Arguments: map[string]any{"ms": 1}})
+			if err != nil || res.IsError {
+				t.Fatalf("next call: %v %+v", err, res)
+			}
+			if tc, ok := res.Content[0].(*sdk.TextContent); !ok || tc.Text != "{done: 1}" {
+				t.Errorf("next call content %+v", res.Content)
+			}
+			if d := time.Since(start); d > 15*time.Second {
+				t.Errorf("next call waited %s for the cancelled handler", d)
+			}
+		})
+	}
+}
