@@ -362,6 +362,24 @@ func objectProperties(doc any) (any, bool) {
 	return out, out != o
 }
 
+// closedTuples applies closedTuple to every subschema of doc (the error
+// schema under _meta, which keeps its boolean schemas).
+func closedTuples(doc any) any {
+	out, _ := closedTuplesIn(doc)
+	return out
+}
+
+func closedTuplesIn(doc any) (any, bool) {
+	o, ok := doc.(*jsonv.Object)
+	if !ok {
+		return doc, false
+	}
+	out := closedTuple(schema.MapSubschemas(o, func(_ string, sub any) (any, bool) {
+		return closedTuplesIn(sub)
+	}))
+	return out, out != o
+}
+
 // closedTuple spells a closed tuple, `prefixItems` of n schemas with
 // `items: false`, as `prefixItems` with `maxItems` at most n and no
 // `items` (enum variant fields are such tuples). A Draft 2020-12
@@ -477,7 +495,7 @@ func buildMCPDocs(t *PreparedTool) [2]*jsonv.Object {
 			meta := jsonv.NewObject(e.Meta.Len() + 1)
 			if t.MCPError != nil {
 				contract := jsonv.NewObject(1)
-				contract.Set("errorSchema", t.MCPError)
+				contract.Set("errorSchema", closedTuples(t.MCPError))
 				meta.Set(MetaContractKey, contract)
 			}
 			e.Meta.Range(func(k string, v any) bool {

@@ -38,3 +38,16 @@ func TestClosedTupleWireSpelling(t *testing.T) {
 		}
 	}
 }
+
+// The error schema under _meta gets the same tuple spelling and keeps
+// its boolean schemas.
+func TestClosedTuplesInErrorSchema(t *testing.T) {
+	doc, err := jsonv.Parse([]byte(`{"oneOf":[{"properties":{"fields":{"prefixItems":[true],"items":false,"maxItems":1}}},false]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"oneOf":[{"properties":{"fields":{"prefixItems":[true],"maxItems":1}}},false]}`
+	if got := string(jsonv.Marshal(closedTuples(doc))); got != want {
+		t.Errorf("got %s\nwant %s", got, want)
+	}
+}
