@@ -1,6 +1,7 @@
 package tool
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -344,7 +345,8 @@ func objectSchema(doc any) (any, bool) {
 }
 
 // objectProperties applies objectSchema to the members of every
-// `properties` map under an object schema, sharing what it leaves alone.
+// `properties` map under an object schema, and closedTuple to every
+// subschema, sharing what it leaves alone.
 func objectProperties(doc any) (any, bool) {
 	o, ok := doc.(*jsonv.Object)
 	if !ok {
@@ -356,7 +358,57 @@ func objectProperties(doc any) (any, bool) {
 		}
 		return objectProperties(sub)
 	})
+	out = closedTuple(out)
 	return out, out != o
+}
+
+// closedTuples applies closedTuple to every subschema of doc (the error
+// schema under _meta, which keeps its boolean schemas).
+func closedTuples(doc any) any {
+	out, _ := closedTuplesIn(doc)
+	return out
+}
+
+func closedTuplesIn(doc any) (any, bool) {
+	o, ok := doc.(*jsonv.Object)
+	if !ok {
+		return doc, false
+	}
+	out := closedTuple(schema.MapSubschemas(o, func(_ string, sub any) (any, bool) {
+		return closedTuplesIn(sub)
+	}))
+	return out, out != o
+}
+
+// closedTuple spells a closed tuple, `prefixItems` of n schemas with
+// `items: false`, as `prefixItems` with `maxItems` at most n and no
+// `items` (enum variant fields are such tuples). A Draft 2020-12
+// validator accepts exactly the same instances; a Draft-07 validator,
+// which the official TypeScript SDK v1 client uses for structuredContent,
+// ignores prefixItems but would read `items: false` as "no items at all"
+// and reject every non-empty tuple (docs/mcp.md).
+func closedTuple(o *jsonv.Object) *jsonv.Object {
+	if items, ok := o.Get("items"); !ok || items != any(false) {
+		return o
+	}
+	prefix, ok := o.Get("prefixItems")
+	arr, isList := prefix.([]any)
+	if !ok || !isList {
+		return o
+	}
+	limit := jsonv.Int(int64(len(arr)))
+	if m, ok := o.Get("maxItems"); ok {
+		n, isNum := m.(json.Number)
+		if !isNum {
+			return o
+		}
+		if jsonv.CompareNumbers(n, limit) < 0 {
+			limit = n
+		}
+	}
+	out := o.Without("items")
+	out.Set("maxItems", limit)
+	return out
 }
 
 // mcpTitle is the MCP title of an entry: title, else annotations.title,
@@ -443,7 +495,7 @@ func buildMCPDocs(t *PreparedTool) [2]*jsonv.Object {
 			meta := jsonv.NewObject(e.Meta.Len() + 1)
 			if t.MCPError != nil {
 				contract := jsonv.NewObject(1)
-				contract.Set("errorSchema", t.MCPError)
+				contract.Set("errorSchema", closedTuples(t.MCPError))
 				meta.Set(MetaContractKey, contract)
 			}
 			e.Meta.Range(func(k string, v any) bool {

@@ -106,3 +106,42 @@ test("a registry with boolean schemas lists and calls through the SDK", async ()
     await c.close();
   }
 });
+
+// The exports surface (docs/spec/mcp-projection.md §4.1, §5; docs/mcp.md
+// "Released outputSchema"): struct, enum and recursive types travel as
+// $defs, outputs that guarantee an object only through $ref/oneOf get a
+// root type "object" (the SDK rejects tools/list otherwise), and the SDK
+// validates every structuredContent against its outputSchema.
+test("public functions list and call through the SDK", async () => {
+  const c = new Client({ name: "ts-sdk-test", version: "1.0.0" });
+  await c.connect(new StdioClientTransport({ command: harn, args: ["serve", "mcp", "--surface", "exports", path.join(here, "exports.harn")], stderr: "ignore" }));
+  try {
+    const { tools } = await c.listTools();
+    const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+    assert.deepEqual(tools.map((t) => t.name), ["chain", "describe", "get", "many", "maybe", "shape"]);
+    assert.ok(!JSON.stringify(tools).includes("#/components/"));
+    assert.equal(byName.get.outputSchema.type, "object");
+    assert.equal(byName.get.outputSchema.$ref, "#/$defs/Widget");
+    assert.equal(byName.shape.outputSchema.type, "object");
+    assert.equal(byName.shape.outputSchema.$defs.Shape.oneOf.length, 2);
+    assert.deepEqual(byName.chain.outputSchema.$defs.Node.properties.next, { anyOf: [{ $ref: "#/$defs/Node" }, { type: "null" }] });
+    assert.deepEqual(byName.maybe.outputSchema.properties.result.anyOf, [{ $ref: "#/properties/result/$defs/Widget" }, { type: "null" }]);
+    assert.deepEqual(byName.describe.inputSchema.properties.w, { $ref: "#/$defs/Widget" });
+
+    assert.deepEqual((await c.callTool({ name: "get", arguments: { id: 4 } })).structuredContent, { id: 4, label: "w4" });
+    assert.deepEqual((await c.callTool({ name: "maybe", arguments: { id: 4 } })).structuredContent, { result: null });
+    assert.deepEqual((await c.callTool({ name: "chain", arguments: {} })).structuredContent, { value: 1, next: { value: 2 } });
+    assert.deepEqual((await c.callTool({ name: "shape", arguments: { big: true } })).structuredContent, { enum: "Shape", variant: "Circle", fields: [2.5] });
+    assert.deepEqual((await c.callTool({ name: "shape", arguments: { big: false } })).structuredContent, { enum: "Shape", variant: "Dot", fields: [] });
+    assert.deepEqual((await c.callTool({ name: "many", arguments: {} })).structuredContent, { result: [{ id: 1, label: "a" }] });
+    const d = await c.callTool({ name: "describe", arguments: { w: { id: 1, label: "x" } } });
+    assert.deepEqual(d.content, [{ type: "text", text: "struct" }]);
+    await assert.rejects(c.callTool({ name: "describe", arguments: { w: { id: 1 } } }), (e) => {
+      assert.equal(e.code, -32602);
+      assert.match(e.message, /tool "describe" input violates its declared schema: \/\* failed required \("label" is required\)/);
+      return true;
+    });
+  } finally {
+    await c.close();
+  }
+});
