@@ -3,7 +3,6 @@ package agents
 import (
 	"fmt"
 	"path"
-	"slices"
 	"strings"
 
 	"github.com/harnlang/harn/stdlib/hitl"
@@ -33,10 +32,8 @@ func readApproval(fn string, v vm.Value) (*approvalPolicy, error) {
 	if !ok {
 		return nil, vm.Throwf("%s: approval_policy must be a dict {%s}, got %s", fn, strings.Join(approvalKeys, ", "), lib.Shown(v))
 	}
-	for _, k := range d.Keys() {
-		if !slices.Contains(approvalKeys, k) {
-			return nil, vm.Throwf("%s: approval_policy: unknown key %q%s (known: %s)", fn, k, lib.DidYouMean(k, approvalKeys), strings.Join(approvalKeys, ", "))
-		}
+	if err := lib.CheckKeys(fn+": approval_policy", d, approvalKeys); err != nil {
+		return nil, err
 	}
 	p := &approvalPolicy{}
 	for i, dst := range []*[]string{&p.autoApprove, &p.autoDeny, &p.requireApproval, &p.writePaths} {

@@ -52,10 +52,8 @@ func (l *loop) readGuards(fn string, merged *vm.Dict) error {
 		if !ok {
 			return vm.Throwf("%s: policy must be a dict {%s}, got %s", fn, strings.Join(policyKeys, ", "), lib.Shown(v))
 		}
-		for _, k := range d.Keys() {
-			if !slices.Contains(policyKeys, k) {
-				return vm.Throwf("%s: policy: unknown key %q%s (known: %s)", fn, k, lib.DidYouMean(k, policyKeys), strings.Join(policyKeys, ", "))
-			}
+		if err := lib.CheckKeys(fn+": policy", d, policyKeys); err != nil {
+			return err
 		}
 		if t := get(d, "tools"); !t.IsNil() {
 			list, ok := t.AsList()
@@ -115,10 +113,8 @@ func (l *loop) readGuards(fn string, merged *vm.Dict) error {
 		if !ok {
 			return vm.Throwf("%s: turn_policy must be a dict {%s}, got %s", fn, strings.Join(turnPolicyKeys, ", "), lib.Shown(v))
 		}
-		for _, k := range d.Keys() {
-			if !slices.Contains(turnPolicyKeys, k) {
-				return vm.Throwf("%s: turn_policy: unknown key %q%s (known: %s)", fn, k, lib.DidYouMean(k, turnPolicyKeys), strings.Join(turnPolicyKeys, ", "))
-			}
+		if err := lib.CheckKeys(fn+": turn_policy", d, turnPolicyKeys); err != nil {
+			return err
 		}
 		if a := get(d, "require_action_or_yield"); !a.IsNil() {
 			b, ok := a.AsBool()

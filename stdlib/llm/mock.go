@@ -10,7 +10,6 @@ package llm
 import (
 	"fmt"
 	"regexp"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -122,10 +121,8 @@ func readMock(v vm.Value) (*mockResp, error) {
 		if l, isList := x.AsList(); isList {
 			for i, it := range l.Items() {
 				if cd, isDict := it.AsDict(); isDict {
-					for _, k := range cd.Keys() {
-						if !slices.Contains(ToolCallKeys, k) {
-							return nil, vm.Throwf("llm_mock: tool_calls[%d]: unknown key %q%s (known: %s)", i, k, lib.DidYouMean(k, ToolCallKeys), strings.Join(ToolCallKeys, ", "))
-						}
+					if err := lib.CheckKeys(fmt.Sprintf("llm_mock: tool_calls[%d]", i), cd, ToolCallKeys); err != nil {
+						return nil, err
 					}
 				}
 			}

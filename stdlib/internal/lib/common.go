@@ -2,6 +2,7 @@ package lib
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/harnlang/harn/lang/diag"
@@ -273,4 +274,15 @@ func IndexOf(items []vm.Value, x vm.Value) int {
 		}
 	}
 	return -1
+}
+
+// CheckKeys refuses the first key of the option dict d that is not in
+// known: `WHERE: unknown key "k" — did you mean …? (known: a, b)`.
+func CheckKeys(where string, d *vm.Dict, known []string) error {
+	for _, k := range d.Keys() {
+		if !slices.Contains(known, k) {
+			return vm.Throwf("%s: unknown key %q%s (known: %s)", where, k, DidYouMean(k, known), strings.Join(known, ", "))
+		}
+	}
+	return nil
 }
