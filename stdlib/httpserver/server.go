@@ -404,7 +404,7 @@ func (s *Server) shutdown(th *vm.Thread, graceArg vm.Value, name string) (vm.Val
 	}
 	drained := true
 	if srv != nil {
-		go srv.Shutdown(doneCtx()) // closes the listener and idle connections at once
+		stopAccepting(srv)
 		limit := time.Now().Add(grace)
 		for {
 			n, changed := s.pending(th)
@@ -430,6 +430,18 @@ func (s *Server) shutdown(th *vm.Thread, graceArg vm.Value, name string) (vm.Val
 		return vm.Value{}, err
 	}
 	return vm.BoolOf(drained), nil
+}
+
+// stopAccepting starts srv's shutdown and returns once its listener is
+// closed, so a connection attempt after http_server_shutdown returns is
+// refused rather than accepted and reset. The shutdown goes on in the
+// background, closing connections as they become idle.
+func stopAccepting(srv *http.Server) {
+	closed := make(chan struct{})
+	// Shutdown calls the hooks once it has closed the listeners.
+	srv.RegisterOnShutdown(func() { close(closed) })
+	go srv.Shutdown(doneCtx())
+	<-closed
 }
 
 // finish marks the server stopped; the thread that started it no longer
@@ -473,7 +485,7 @@ func (s *Server) stopDetached() {
 		return
 	}
 	if srv != nil {
-		go srv.Shutdown(doneCtx())
+		stopAccepting(srv)
 		limit := time.NewTimer(s.shutdownGrace)
 		defer limit.Stop()
 	drain:

@@ -42,7 +42,7 @@ func project(t *testing.T, manifest, script string) string {
 	return path
 }
 
-// Step 2 of the loader (registry.md §7): a project manifest that cannot be
+// Step 2 of the loader (docs/spec/registry.md §7): a project manifest that cannot be
 // installed fails the load before the script runs, with
 // `failed to install <what>: <error>`.
 func TestLoadInstallsProjectManifest(t *testing.T) {
