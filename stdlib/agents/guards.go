@@ -94,19 +94,14 @@ func (l *loop) readGuards(fn string, merged *vm.Dict) error {
 		}
 		*o.dst = int(n)
 	}
-	g.postTurn = get(merged, "post_turn_callback")
-	if !g.postTurn.IsNil() && !vm.IsCallable(g.postTurn) {
-		return vm.Throwf("%s: post_turn_callback must be a function, got %s", fn, g.postTurn.Type())
+	if err := readCallback(fn, merged, "post_turn_callback", &g.postTurn); err != nil {
+		return err
 	}
-	if v := get(merged, "exit_when_verified"); !v.IsNil() {
-		b, ok := v.AsBool()
-		if !ok {
-			return vm.Throwf("%s: exit_when_verified must be a bool, got %s", fn, lib.Shown(v))
-		}
-		g.verified = bool(b)
-		if g.verified && len(l.required) == 0 {
-			return vm.Throwf("%s: exit_when_verified needs require_successful_tools (the tools whose success verifies the work)", fn)
-		}
+	if err := readBool(fn, "exit_when_verified", get(merged, "exit_when_verified"), &g.verified); err != nil {
+		return err
+	}
+	if g.verified && len(l.required) == 0 {
+		return vm.Throwf("%s: exit_when_verified needs require_successful_tools (the tools whose success verifies the work)", fn)
 	}
 	if v := get(merged, "turn_policy"); !v.IsNil() {
 		d, ok := v.AsDict()
@@ -116,12 +111,8 @@ func (l *loop) readGuards(fn string, merged *vm.Dict) error {
 		if err := lib.CheckKeys(fn+": turn_policy", d, turnPolicyKeys); err != nil {
 			return err
 		}
-		if a := get(d, "require_action_or_yield"); !a.IsNil() {
-			b, ok := a.AsBool()
-			if !ok {
-				return vm.Throwf("%s: turn_policy.require_action_or_yield must be a bool, got %s", fn, lib.Shown(a))
-			}
-			g.actOrYield = bool(b)
+		if err := readBool(fn, "turn_policy.require_action_or_yield", get(d, "require_action_or_yield"), &g.actOrYield); err != nil {
+			return err
 		}
 		if m := get(d, "max_prose_chars"); !m.IsNil() {
 			n, ok := m.AsInt()

@@ -348,12 +348,8 @@ func (l *loop) readAutoCompact(th *vm.Thread, fn string, merged *vm.Dict) error 
 // token_budget and tool_format options.
 func (l *loop) readPersistence(fn string, merged *vm.Dict) error {
 	l.sentinel, l.maxNudges = defaultSentinel, defaultMaxNudges
-	if v := get(merged, "persistent"); !v.IsNil() {
-		b, ok := v.AsBool()
-		if !ok {
-			return vm.Throwf("%s: persistent must be a bool, got %s", fn, lib.Shown(v))
-		}
-		l.persistent = bool(b)
+	if err := readBool(fn, "persistent", get(merged, "persistent"), &l.persistent); err != nil {
+		return err
 	}
 	if v := get(merged, "done_sentinel"); !v.IsNil() {
 		s, ok := v.AsString()
@@ -420,18 +416,10 @@ func (l *loop) readRetries(fn string, merged *vm.Dict) error {
 	if err := readCount(fn, merged, "llm_backoff_ms", &l.llmBackoff); err != nil {
 		return err
 	}
-	l.contextFn = get(merged, "context_callback")
-	if !l.contextFn.IsNil() && !vm.IsCallable(l.contextFn) {
-		return vm.Throwf("%s: context_callback must be a function, got %s", fn, l.contextFn.Type())
+	if err := readCallback(fn, merged, "context_callback", &l.contextFn); err != nil {
+		return err
 	}
-	if v := get(merged, "daemon"); !v.IsNil() {
-		b, ok := v.AsBool()
-		if !ok {
-			return vm.Throwf("%s: daemon must be a bool, got %s", fn, lib.Shown(v))
-		}
-		l.daemon = bool(b)
-	}
-	return nil
+	return readBool(fn, "daemon", get(merged, "daemon"), &l.daemon)
 }
 
 // readCount sets *n to option k of merged, an int >= 0, when it is given.
@@ -445,6 +433,29 @@ func readCount(fn string, merged *vm.Dict, k string, n *int) error {
 		return vm.Throwf("%s: %s must be an int >= 0, got %s", fn, k, lib.Shown(v))
 	}
 	*n = int(i)
+	return nil
+}
+
+// readBool reads a bool option v (nil leaves b as it is); what names it
+// in the error.
+func readBool(fn, what string, v vm.Value, b *bool) error {
+	if v.IsNil() {
+		return nil
+	}
+	x, ok := v.AsBool()
+	if !ok {
+		return vm.Throwf("%s: %s must be a bool, got %s", fn, what, lib.Shown(v))
+	}
+	*b = bool(x)
+	return nil
+}
+
+// readCallback reads a function option k (nil when absent).
+func readCallback(fn string, merged *vm.Dict, k string, f *vm.Value) error {
+	*f = get(merged, k)
+	if !f.IsNil() && !vm.IsCallable(*f) {
+		return vm.Throwf("%s: %s must be a function, got %s", fn, k, f.Type())
+	}
 	return nil
 }
 
