@@ -48,7 +48,7 @@ func rustForms(p string, markers bool) (string, error) {
 		case c == '\\':
 			n := escapeLen(p, i)
 			atom, repeated = len(out), false
-			if markers && p[i+1] == 'b' && isMarkerEscape(p[i+n:]) {
+			if markers && i+1 < len(p) && p[i+1] == 'b' && isMarkerEscape(p[i+n:]) {
 				// `\b` and its marker are one assertion (`\>`): a
 				// repetition applies to both
 				n += escapeLen(p, i+n)
