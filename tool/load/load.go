@@ -164,7 +164,14 @@ func compileError(sess *interp.Session, err error) *Error {
 	if le, ok := DiagnosticError(sess, err); ok {
 		return le
 	}
-	return RunError("script", err)
+	le := RunError("script", err)
+	// A module that cannot be loaded (a missing file, a parse error, an
+	// unknown std module) stops the load before anything ran: it is
+	// shown as harn run shows it, at the import, with its help line.
+	if e, ok := err.(*vm.Error); ok && e.Kind == vm.KindRuntime {
+		le.Rendered = sess.RenderError(err)
+	}
+	return le
 }
 
 // DiagnosticError is the load error of a program that failed its static
