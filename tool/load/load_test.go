@@ -199,3 +199,43 @@ func TestMissingHelperModuleIsShownAtTheImport(t *testing.T) {
 		}
 	}
 }
+
+// TestHelperModuleInitFailureIsLocated: a run-time failure while a
+// registry script's helper module initialises names the file and line,
+// as harn run does; a thrown value is still only summarized.
+func TestHelperModuleInitFailureIsLocated(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "helpers"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, body := range map[string]string{
+		"ratio.harn":  "let ratio = 1 / 0\npub fn label(id) { return \"w\" }\n",
+		"throws.harn": "fn fail() { throw \"sk-live-123\" }\nlet x = fail()\npub fn label(id) { return \"w\" }\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, "helpers", name), []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	load := func(helper string) *Error {
+		path := filepath.Join(dir, "reg_"+helper+".harn")
+		src := "import { tool_registry_from } from \"std/tools\"\nimport { label } from \"helpers/" + helper + "\"\n\nfn main(harness: Harness) {\n" +
+			"  harness.tools.mcp_tools(tool_registry_from([{name: \"t\", handler: {x -> label(1)}}]))\n}\n"
+		if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Load(path, Options{Stderr: &bytes.Buffer{}})
+		le, ok := err.(*Error)
+		if !ok {
+			t.Fatalf("%s: load error %v", helper, err)
+		}
+		return le
+	}
+	le := load("ratio")
+	if le.Msg != "Runtime error: Division by zero (line 1)" || !strings.Contains(le.Render(), filepath.Join("helpers", "ratio.harn")+":1:15") {
+		t.Errorf("init failure %q rendered:\n%s", le.Msg, le.Render())
+	}
+	le = load("throws")
+	if out := le.Render(); strings.Contains(out, "sk-live") || strings.Contains(out, "-->") {
+		t.Errorf("thrown value rendered:\n%s", out)
+	}
+}
