@@ -196,15 +196,28 @@ func isIdent(s string) bool {
 
 // staticErrors loads the test file as Run will, without running it, and
 // returns its static errors (diagnostics, of the file or of a module it
-// imports): they would fail every test of the file alike. A module that
-// cannot be loaded is left for each test to report.
+// imports) and its load failures (a module it imports that cannot be
+// read or does not parse, an unknown std module, a `pub import` cycle),
+// as harn check reports them: they would fail every test of the file
+// alike, so the file is one failure (docs/test.md). A module whose
+// initialisation fails at run time is left for each test to report.
 func staticErrors(path string) error {
 	s := interp.NewSession(interp.Options{Stdout: io.Discard, Stderr: io.Discard})
 	_, err := s.LoadModule(path)
 	var dl diag.List
 	var de *diag.Error
-	if errors.As(err, &dl) || errors.As(err, &de) {
+	var ve *vm.Error
+	switch {
+	case errors.As(err, &dl) || errors.As(err, &de):
 		return err
+	case errors.As(err, &ve):
+		// located at the import (or inside the module that does not
+		// parse), worded without the run-time prefix, as harn check does
+		d := &diag.Error{Msg: ve.Msg, Phase: diag.PhaseStatic, Help: ve.Help}
+		if len(ve.Trace) > 0 {
+			d.File, d.Line, d.Col = ve.Trace[0].File, ve.Trace[0].Line, ve.Trace[0].Col
+		}
+		return d
 	}
 	return nil
 }

@@ -303,3 +303,38 @@ pipeline test_calls() {
 		}
 	}
 }
+
+// TestModuleLoadFailureIsFileFailure: a test file importing a module that
+// cannot be read, or that does not parse, is one `(file)` failure worded
+// and located as harn check reports it, not one run-time failure per test
+// (docs/test.md); a module whose initialisation fails still fails each
+// test at run time.
+func TestModuleLoadFailureIsFileFailure(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "src", "calc.harn"), "pub fn add(a, b) {\n  return a +\n}\n")
+	write(t, filepath.Join(dir, "src", "boom.harn"), "let x = 1 / 0\npub fn boom() { return 1 }\n")
+	write(t, filepath.Join(dir, "tests", "missing_test.harn"), "import { add } from \"../src/calcx\"\nfn test_a() { assert_eq(add(1, 1), 2) }\nfn test_b() { assert_eq(add(2, 2), 4) }\n")
+	write(t, filepath.Join(dir, "tests", "parse_test.harn"), "import { add } from \"../src/calc\"\nfn test_c() { assert_eq(add(1, 1), 2) }\n")
+	write(t, filepath.Join(dir, "tests", "init_test.harn"), "import { boom } from \"../src/boom\"\nfn test_d() { assert_eq(boom(), 1) }\n")
+	tests, errs := Discover([]string{dir}, "")
+	if len(tests) != 1 || tests[0].Name != "test_d" {
+		t.Fatalf("tests %v", tests)
+	}
+	missing := filepath.Join(dir, "tests", "missing_test.harn")
+	res := FileFailure(missing, errs[missing])
+	if !strings.HasPrefix(res.Message, "Import error: cannot read '") || !strings.HasSuffix(res.Location, "missing_test.harn:1:21") {
+		t.Errorf("missing module: %q at %q", res.Message, res.Location)
+	}
+	if r := Render(errs[missing]); !strings.Contains(r, "did you mean `../src/calc`?") {
+		t.Errorf("missing module rendered without its help:\n%s", r)
+	}
+	parse := filepath.Join(dir, "tests", "parse_test.harn")
+	res = FileFailure(parse, errs[parse])
+	if res.Message != "Import parse error: Expected expression, got } at 3:1" || !strings.HasSuffix(res.Location, filepath.Join("src", "calc.harn")+":3:1") {
+		t.Errorf("module parse error: %q at %q", res.Message, res.Location)
+	}
+	r := Run(tests[0], Options{})
+	if r.Status != Fail || !strings.Contains(r.Message, "Division by zero") {
+		t.Errorf("init failure: %s %q", r.Status, r.Message)
+	}
+}

@@ -79,6 +79,21 @@ func (i importedFuncs) NamespaceExports(ns string) ([]string, bool) {
 	return nil, false
 }
 
+// NamespacePrivate implements check.NamespacePrivates: whether the module
+// the namespace import ns binds declares name without exporting it, and
+// the module's path as the import writes it.
+func (i importedFuncs) NamespacePrivate(ns, name string) (string, bool) {
+	for _, imp := range i.m.Imports {
+		if n := imp.Decl.Namespace; n != nil && n.Name == ns && imp.Module != nil {
+			if imp.Module.private[name] != nil && imp.Module.exports[name] == nil {
+				return imp.Decl.Path, true
+			}
+			return "", false
+		}
+	}
+	return "", false
+}
+
 // ImportedConstType implements check.ImportedConsts: the type of the
 // `pub const` an import binds to name (for ns != "", the member name of
 // the namespace import ns), from its annotation or literal initialiser.

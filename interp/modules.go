@@ -641,6 +641,11 @@ func (e *locateError) Error() string { return e.msg }
 // stdHelp advises on an unknown std module name: the closest embedded
 // module (docs/spec/language.md §3.2 rule), else the list of them.
 func stdHelp(name string) string {
+	if stem, ok := strings.CutSuffix(name, ".harn"); ok {
+		if _, ok := stdSource(stem); ok {
+			return "did you mean `std/" + stem + "`? (standard modules are named without .harn)"
+		}
+	}
 	names := std.Names()
 	if s := diag.Suggest(name, names); s != "" {
 		return "did you mean `std/" + s + "`?"

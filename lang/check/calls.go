@@ -935,6 +935,39 @@ func (c *checker) attrs(list []*syntax.Attribute, testable bool) {
 			c.warnf(a.At, "unknown attribute `@%s`", a.Name)
 		case a.Name == "test" && !testable:
 			c.warnf(a.At, "`@test` only marks functions and pipelines; it has no effect here")
+		case a.Name == "sibling" && !testable:
+			c.siblingElsewhere([]*syntax.Attribute{a})
+		}
+	}
+}
+
+// siblingAttr warns about an `@sibling` that cannot do what it says: it
+// lets modules of the same directory import a private top-level function
+// (docs/spec/language.md §10.5, §11.2), so it takes no arguments, a `pub`
+// function is exported already, and a nested function is nobody's import.
+// The references give no wording; these warnings are ours (docs/check.md).
+func (c *checker) siblingAttr(fn *syntax.FnDecl, topLevel bool) {
+	for _, a := range fn.Attrs {
+		if a.Name != "sibling" {
+			continue
+		}
+		switch {
+		case !topLevel:
+			c.warnf(a.At, "`@sibling` only marks private top-level functions; it has no effect on the nested function `%s`", fn.Name)
+		case fn.Pub:
+			c.warnf(a.At, "`@sibling` has no effect on `pub fn %s`: it is exported already", fn.Name)
+		case len(a.Args) > 0:
+			c.warnf(a.At, "`@sibling` takes no arguments")
+		}
+	}
+}
+
+// siblingElsewhere warns about `@sibling` on a declaration that is not a
+// function (a pipeline, struct, tool…), which it does not make importable.
+func (c *checker) siblingElsewhere(list []*syntax.Attribute) {
+	for _, a := range list {
+		if a.Name == "sibling" {
+			c.warnf(a.At, "`@sibling` only marks private top-level functions; it has no effect here")
 		}
 	}
 }

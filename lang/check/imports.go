@@ -30,6 +30,16 @@ type NamespaceImports interface {
 	NamespaceExports(ns string) (names []string, ok bool)
 }
 
+// NamespacePrivates is a NamespaceImports that also knows the private
+// names of a namespace import's module, so that the report of a member
+// it does not export says it is declared there but not `pub`.
+type NamespacePrivates interface {
+	// NamespacePrivate reports whether the module the namespace import
+	// ns binds declares name without exporting it, and that module's
+	// path as the import writes it.
+	NamespacePrivate(ns, name string) (path string, ok bool)
+}
+
 // ImportedConsts is an Imports that also knows the constants imports
 // bind, so that a call of one (`K()`, `ns.K()`) is reported before the
 // run like the call of any value that is not callable.
@@ -116,6 +126,12 @@ func (c *checker) unknownNamespaceMember(id *syntax.Ident, name string, pos synt
 	}
 	if s := diag.Suggest(name, exports); s != "" {
 		help = "did you mean `" + id.Name + "." + s + "`?"
+	}
+	if np, ok := c.imports.(NamespacePrivates); ok {
+		if path, ok := np.NamespacePrivate(id.Name, name); ok {
+			// the words of HARN-IMP-002 (docs/spec/language.md §11.2)
+			help = "`" + name + "` is defined in `" + path + "` but not `pub`: mark it `pub` there to export it"
+		}
 	}
 	if call {
 		c.report(sevError, pos, "HARN-NAM-002", help, msg)

@@ -159,6 +159,7 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		c.assign(s)
 	case *syntax.FnDecl:
 		c.attrs(s.Attrs, true)
+		c.siblingAttr(s, topLevel)
 		c.testParams(s)
 		c.checkVariance(s)
 		c.fnDecl(s)
@@ -168,6 +169,7 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		c.function(s, s.Params, sig, s.Throws, nil, blockStmts(s.Body), nil)
 	case *syntax.PipelineDecl:
 		c.attrs(s.Attrs, true)
+		c.siblingElsewhere(s.Attrs)
 		sig := c.env.Signature(s.Params, s.Return, s.Throws, c.typeParams())
 		body := c.info.PipelineBodies[s]
 		if body == nil && s.Body != nil {

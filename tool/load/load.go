@@ -128,7 +128,7 @@ func Load(path string, opts Options) (*Script, error) {
 	pub := tool.PublicationFor(sess.VM)
 	pub.Reset()
 	if _, err := sess.Run(m); err != nil {
-		return nil, RunError("script", err)
+		return nil, locatedRunError(sess, err, m.Name)
 	}
 	snap := pub.Snapshot()
 	if !snap.Registry.IsValid() {
@@ -164,7 +164,35 @@ func compileError(sess *interp.Session, err error) *Error {
 	if le, ok := DiagnosticError(sess, err); ok {
 		return le
 	}
-	return RunError("script", err)
+	// A module that cannot be loaded (a missing file, a parse error, an
+	// unknown std module) stops the load before anything ran: it is
+	// shown as harn run shows it, at the import, with its help line.
+	return locatedRunError(sess, err, "")
+}
+
+// locatedRunError is RunError for a failure of the script or of a module
+// it imports. A run-time failure that quotes no value (not a thrown
+// value, not one with a redacted form) and happened in another file than
+// the script (script, "" for none: a module that could not be loaded) is
+// shown as harn run shows it, with that file and line: `(line N)` alone
+// would not say which of the files it is. A failure in the script itself
+// keeps its one line.
+func locatedRunError(sess *interp.Session, err error, script string) *Error {
+	le := RunError("script", err)
+	e, ok := err.(*vm.Error)
+	if !ok || e.Redacted != "" || (e.Kind != vm.KindRuntime && e.Kind != vm.KindType && e.Kind != vm.KindPlain) {
+		return le
+	}
+	for _, f := range e.Trace {
+		if f.InStd() {
+			continue
+		}
+		if f.File != script {
+			le.Rendered = sess.RenderError(err)
+		}
+		break
+	}
+	return le
 }
 
 // DiagnosticError is the load error of a program that failed its static

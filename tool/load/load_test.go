@@ -165,3 +165,77 @@ fn main(harness: Harness) {
 		}
 	}
 }
+
+// TestMissingHelperModuleIsShownAtTheImport: a registry script whose
+// helper module cannot be loaded fails as harn run reports it — the
+// message, then the import's location and the help line (docs/modules.md,
+// "Load failures") — not as a bare message line.
+func TestMissingHelperModuleIsShownAtTheImport(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "helpers"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "helpers", "fmt.harn"), []byte("pub fn label(id) { return \"w\" }\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "reg.harn")
+	src := "import { tool_registry_from } from \"std/tools\"\nimport { label } from \"helpers/fmtx\"\n\nfn main(harness: Harness) {\n" +
+		"  harness.tools.mcp_tools(tool_registry_from([{name: \"t\", handler: {x -> label(1)}}]))\n}\n"
+	if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Load(path, Options{Stderr: &bytes.Buffer{}})
+	le, ok := err.(*Error)
+	if !ok {
+		t.Fatalf("load error %v", err)
+	}
+	if !strings.HasPrefix(le.Msg, "Runtime error: Import error: cannot read '") {
+		t.Errorf("message %q", le.Msg)
+	}
+	out := le.Render()
+	for _, want := range []string{"reg.harn:2:23", `import { label } from "helpers/fmtx"`, "= help: did you mean `helpers/fmt`?"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("rendered failure lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestHelperModuleInitFailureIsLocated: a run-time failure while a
+// registry script's helper module initialises names the file and line,
+// as harn run does; a thrown value is still only summarized.
+func TestHelperModuleInitFailureIsLocated(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "helpers"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, body := range map[string]string{
+		"ratio.harn":  "let ratio = 1 / 0\npub fn label(id) { return \"w\" }\n",
+		"throws.harn": "fn fail() { throw \"sk-live-123\" }\nlet x = fail()\npub fn label(id) { return \"w\" }\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, "helpers", name), []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	load := func(helper string) *Error {
+		path := filepath.Join(dir, "reg_"+helper+".harn")
+		src := "import { tool_registry_from } from \"std/tools\"\nimport { label } from \"helpers/" + helper + "\"\n\nfn main(harness: Harness) {\n" +
+			"  harness.tools.mcp_tools(tool_registry_from([{name: \"t\", handler: {x -> label(1)}}]))\n}\n"
+		if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Load(path, Options{Stderr: &bytes.Buffer{}})
+		le, ok := err.(*Error)
+		if !ok {
+			t.Fatalf("%s: load error %v", helper, err)
+		}
+		return le
+	}
+	le := load("ratio")
+	if le.Msg != "Runtime error: Division by zero (line 1)" || !strings.Contains(le.Render(), filepath.Join("helpers", "ratio.harn")+":1:15") {
+		t.Errorf("init failure %q rendered:\n%s", le.Msg, le.Render())
+	}
+	le = load("throws")
+	if out := le.Render(); strings.Contains(out, "sk-live") || strings.Contains(out, "-->") {
+		t.Errorf("thrown value rendered:\n%s", out)
+	}
+}
