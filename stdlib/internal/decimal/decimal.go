@@ -22,6 +22,10 @@ import (
 // divScale is the number of fraction digits a division keeps at most.
 const divScale = 28
 
+// mantissaLimit is 2^96: a quotient's unscaled digits stay below it, as
+// the 96-bit mantissa of upstream's decimal type holds them.
+var mantissaLimit = new(big.Int).Lsh(big.NewInt(1), 96)
+
 // Decimal is unscaled × 10^-scale (type_of "decimal").
 type Decimal struct {
 	unscaled *big.Int
@@ -172,16 +176,7 @@ func (d *Decimal) Arith(op compiler.Opcode, other vm.Value, right bool) (vm.Valu
 		if b.unscaled.Sign() == 0 {
 			return vm.Value{}, true, vm.DivisionByZero()
 		}
-		// a/b to divScale fraction digits (truncated), then without
-		// trailing zeros beyond the operands' scale.
-		num := a.rescaled(s)
-		num = new(big.Int).Mul(num, new(big.Int).Exp(big.NewInt(10), big.NewInt(divScale), nil))
-		q := new(big.Int).Quo(num, b.rescaled(s))
-		r := (&Decimal{unscaled: q, scale: divScale}).normalized()
-		if r.scale < s {
-			r = &Decimal{unscaled: r.rescaled(s), scale: s}
-		}
-		return vm.Of(r), true, nil
+		return vm.Of(quotient(a.rescaled(s), b.rescaled(s), max(a.scale-b.scale, 0), divScale)), true, nil
 	case compiler.MOD:
 		if b.unscaled.Sign() == 0 {
 			return vm.Value{}, true, vm.DivisionByZero()
@@ -318,4 +313,48 @@ func FloatOnly(name string) error {
 // (docs/spec/newer.md §2.4: decimal mixed with float is a type error).
 func MixedFloat(name string) error {
 	return vm.Typef("%s: cannot mix decimal and float (convert one with decimal(x) or to_float(d))", name)
+}
+
+// quotient is num/den as upstream's decimal division gives it
+// (docs/spec/newer.md §2.4, rust_decimal): an exact quotient at the
+// smallest scale not below minScale; an inexact one with as many fraction
+// digits as fit (at most divScale, the unscaled digits below 2^96), the
+// last one rounded half to even (2/3 → 0.6666666666666666666666666667,
+// 100/3 → 33.333333333333333333333333333).
+func quotient(num, den *big.Int, minScale, maxScale int32) *Decimal {
+	neg := num.Sign()*den.Sign() < 0
+	n, d := new(big.Int).Abs(num), new(big.Int).Abs(den)
+	ten := big.NewInt(10)
+	at := func(f int32) (*big.Int, *big.Int) {
+		scaled := new(big.Int).Mul(n, new(big.Int).Exp(ten, big.NewInt(int64(f)), nil))
+		return new(big.Int).QuoRem(scaled, d, new(big.Int))
+	}
+	signed := func(q *big.Int, f int32) *Decimal {
+		if neg {
+			q = new(big.Int).Neg(q)
+		}
+		return &Decimal{unscaled: q, scale: f}
+	}
+	f := max(maxScale, minScale)
+	q, r := at(f)
+	for f > minScale && q.Cmp(mantissaLimit) >= 0 {
+		f--
+		q, r = at(f)
+	}
+	if r.Sign() == 0 {
+		e := signed(q, f).normalized()
+		if e.scale < minScale {
+			e = &Decimal{unscaled: e.rescaled(minScale), scale: minScale}
+		}
+		return e
+	}
+	twice := new(big.Int).Lsh(r, 1)
+	if c := twice.Cmp(d); c > 0 || (c == 0 && q.Bit(0) == 1) {
+		q.Add(q, big.NewInt(1))
+	}
+	if q.Cmp(mantissaLimit) >= 0 && f > minScale {
+		// rounding carried past the limit: one digit fewer
+		return quotient(num, den, minScale, f-1)
+	}
+	return signed(q, f)
 }
