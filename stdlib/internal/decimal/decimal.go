@@ -171,7 +171,7 @@ func (d *Decimal) Arith(op compiler.Opcode, other vm.Value, right bool) (vm.Valu
 	case compiler.SUB:
 		return vm.Of(&Decimal{unscaled: new(big.Int).Sub(a.rescaled(s), b.rescaled(s)), scale: s}), true, nil
 	case compiler.MUL:
-		return vm.Of(&Decimal{unscaled: new(big.Int).Mul(a.unscaled, b.unscaled), scale: a.scale + b.scale}), true, nil
+		return vm.Of((&Decimal{unscaled: new(big.Int).Mul(a.unscaled, b.unscaled), scale: a.scale + b.scale}).fitted()), true, nil
 	case compiler.DIV:
 		if b.unscaled.Sign() == 0 {
 			return vm.Value{}, true, vm.DivisionByZero()
@@ -357,4 +357,32 @@ func quotient(num, den *big.Int, minScale, maxScale int32) *Decimal {
 		return quotient(num, den, minScale, f-1)
 	}
 	return signed(q, f)
+}
+
+// fitted is d with at most divScale fraction digits and its unscaled
+// digits below 2^96 where dropping fraction digits gets them there, as
+// upstream's 96-bit decimal rounds a product (half to even):
+// decimal("1.1111111111111111") squared keeps 28 fraction digits.
+func (d *Decimal) fitted() *Decimal {
+	drop := int32(0)
+	if d.scale > divScale {
+		drop = d.scale - divScale
+	}
+	abs := new(big.Int).Abs(d.unscaled)
+	ten := big.NewInt(10)
+	for drop < d.scale && new(big.Int).Quo(abs, new(big.Int).Exp(ten, big.NewInt(int64(drop)), nil)).Cmp(mantissaLimit) >= 0 {
+		drop++
+	}
+	if drop == 0 {
+		return d
+	}
+	p := new(big.Int).Exp(ten, big.NewInt(int64(drop)), nil)
+	q, r := new(big.Int).QuoRem(abs, p, new(big.Int))
+	if c := new(big.Int).Lsh(r, 1).Cmp(p); c > 0 || (c == 0 && q.Bit(0) == 1) {
+		q.Add(q, big.NewInt(1))
+	}
+	if d.unscaled.Sign() < 0 {
+		q.Neg(q)
+	}
+	return &Decimal{unscaled: q, scale: d.scale - drop}
 }
