@@ -79,11 +79,38 @@ func parseDecimalText(s string) (*Decimal, bool) {
 	if digits == "" {
 		return nil, false
 	}
-	n, ok := new(big.Int).SetString(sign+digits, 10)
+	// upstream's 96-bit decimal keeps the leading digits that fit (at
+	// most divScale after the point), rounding at the first digit it
+	// drops (half up); an integer part that does not fit fails
+	ten := big.NewInt(10)
+	n, ok := new(big.Int).SetString(digits, 10)
 	if !ok {
 		return nil, false
 	}
-	return &Decimal{unscaled: n, scale: int32(len(frac))}, true
+	scale := int32(len(frac))
+	roundUp := false
+	for scale > 0 && (scale > divScale || n.Cmp(mantissaLimit) >= 0) {
+		q, r := new(big.Int).QuoRem(n, ten, new(big.Int))
+		roundUp = r.Int64() >= 5
+		n, scale = q, scale-1
+	}
+	if roundUp {
+		n.Add(n, big.NewInt(1))
+	}
+	for scale > 0 && n.Cmp(mantissaLimit) >= 0 { // the rounding carried over
+		q, r := new(big.Int).QuoRem(n, ten, new(big.Int))
+		if r.Int64() >= 5 {
+			q.Add(q, big.NewInt(1))
+		}
+		n, scale = q, scale-1
+	}
+	if n.Cmp(mantissaLimit) >= 0 {
+		return nil, false
+	}
+	if sign == "-" {
+		n.Neg(n)
+	}
+	return &Decimal{unscaled: n, scale: scale}, true
 }
 
 func (*Decimal) Type() string  { return "decimal" }
