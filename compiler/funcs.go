@@ -299,6 +299,23 @@ func (c *compiler) rtype(t syntax.TypeExpr, seen map[string]bool) *RType {
 				}
 			}
 			return &RType{Kind: "dict", Name: "dict"}
+		case "tuple":
+			// a list of exactly len(Args) items, each fitting its slot
+			// (docs/spec/newer.md §2.3); an unchecked slot takes any value
+			if len(t.Args) > 0 {
+				r := &RType{Kind: "tupleof"}
+				names := make([]string, len(t.Args))
+				for i, a := range t.Args {
+					e := c.rtype(a, seen)
+					if e == nil {
+						e = &RType{Kind: "any", Name: typeText(a)}
+					}
+					names[i] = e.Name
+					r.Elems = append(r.Elems, e)
+				}
+				r.Name = "tuple<" + strings.Join(names, ", ") + ">"
+				return r
+			}
 		case "owned":
 			// an owned value is checked as the value it owns
 			// (docs/spec/newer.md §2.25)

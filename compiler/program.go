@@ -195,7 +195,7 @@ type PathStep struct {
 
 // RType is a runtime parameter type check (docs/spec/language.md §10.6).
 type RType struct {
-	Kind   string   // int float string bool nil list dict set closure bytes decimal any literal union all listof dictof shape struct interface kind rest
+	Kind   string   // int float string bool nil list dict set closure bytes decimal any literal union all listof tupleof dictof shape struct interface kind rest
 	Name   string   // struct or interface name; the written type for messages
 	Elems  []*RType // union or intersection members, list element, dict value, rest argument
 	Fields []RField // shape fields

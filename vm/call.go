@@ -530,6 +530,17 @@ func matchesRType(th *Thread, t *compiler.RType, v Value) bool {
 			}
 		}
 		return true
+	case "tupleof":
+		l, ok := v.AsList()
+		if !ok || len(l.items) != len(t.Elems) {
+			return false
+		}
+		for i, e := range l.items {
+			if !matchesRType(th, t.Elems[i], e) {
+				return false
+			}
+		}
+		return true
 	case "dictof":
 		d, ok := v.AsDict()
 		if !ok {

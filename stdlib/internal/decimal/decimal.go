@@ -22,6 +22,10 @@ import (
 // divScale is the number of fraction digits a division keeps at most.
 const divScale = 28
 
+// mantissaLimit is 2^96: a quotient's unscaled digits stay below it, as
+// the 96-bit mantissa of upstream's decimal type holds them.
+var mantissaLimit = new(big.Int).Lsh(big.NewInt(1), 96)
+
 // Decimal is unscaled × 10^-scale (type_of "decimal").
 type Decimal struct {
 	unscaled *big.Int
@@ -75,11 +79,38 @@ func parseDecimalText(s string) (*Decimal, bool) {
 	if digits == "" {
 		return nil, false
 	}
-	n, ok := new(big.Int).SetString(sign+digits, 10)
+	// upstream's 96-bit decimal keeps the leading digits that fit (at
+	// most divScale after the point), rounding at the first digit it
+	// drops (half up); an integer part that does not fit fails
+	ten := big.NewInt(10)
+	n, ok := new(big.Int).SetString(digits, 10)
 	if !ok {
 		return nil, false
 	}
-	return &Decimal{unscaled: n, scale: int32(len(frac))}, true
+	scale := int32(len(frac))
+	roundUp := false
+	for scale > 0 && (scale > divScale || n.Cmp(mantissaLimit) >= 0) {
+		q, r := new(big.Int).QuoRem(n, ten, new(big.Int))
+		roundUp = r.Int64() >= 5
+		n, scale = q, scale-1
+	}
+	if roundUp {
+		n.Add(n, big.NewInt(1))
+	}
+	for scale > 0 && n.Cmp(mantissaLimit) >= 0 { // the rounding carried over
+		q, r := new(big.Int).QuoRem(n, ten, new(big.Int))
+		if r.Int64() >= 5 {
+			q.Add(q, big.NewInt(1))
+		}
+		n, scale = q, scale-1
+	}
+	if n.Cmp(mantissaLimit) >= 0 {
+		return nil, false
+	}
+	if sign == "-" {
+		n.Neg(n)
+	}
+	return &Decimal{unscaled: n, scale: scale}, true
 }
 
 func (*Decimal) Type() string  { return "decimal" }
@@ -167,21 +198,12 @@ func (d *Decimal) Arith(op compiler.Opcode, other vm.Value, right bool) (vm.Valu
 	case compiler.SUB:
 		return vm.Of(&Decimal{unscaled: new(big.Int).Sub(a.rescaled(s), b.rescaled(s)), scale: s}), true, nil
 	case compiler.MUL:
-		return vm.Of(&Decimal{unscaled: new(big.Int).Mul(a.unscaled, b.unscaled), scale: a.scale + b.scale}), true, nil
+		return vm.Of((&Decimal{unscaled: new(big.Int).Mul(a.unscaled, b.unscaled), scale: a.scale + b.scale}).fitted()), true, nil
 	case compiler.DIV:
 		if b.unscaled.Sign() == 0 {
 			return vm.Value{}, true, vm.DivisionByZero()
 		}
-		// a/b to divScale fraction digits (truncated), then without
-		// trailing zeros beyond the operands' scale.
-		num := a.rescaled(s)
-		num = new(big.Int).Mul(num, new(big.Int).Exp(big.NewInt(10), big.NewInt(divScale), nil))
-		q := new(big.Int).Quo(num, b.rescaled(s))
-		r := (&Decimal{unscaled: q, scale: divScale}).normalized()
-		if r.scale < s {
-			r = &Decimal{unscaled: r.rescaled(s), scale: s}
-		}
-		return vm.Of(r), true, nil
+		return vm.Of(quotient(a.rescaled(s), b.rescaled(s), max(a.scale-b.scale, 0), divScale)), true, nil
 	case compiler.MOD:
 		if b.unscaled.Sign() == 0 {
 			return vm.Value{}, true, vm.DivisionByZero()
@@ -318,4 +340,76 @@ func FloatOnly(name string) error {
 // (docs/spec/newer.md §2.4: decimal mixed with float is a type error).
 func MixedFloat(name string) error {
 	return vm.Typef("%s: cannot mix decimal and float (convert one with decimal(x) or to_float(d))", name)
+}
+
+// quotient is num/den as upstream's decimal division gives it
+// (docs/spec/newer.md §2.4, rust_decimal): an exact quotient at the
+// smallest scale not below minScale; an inexact one with as many fraction
+// digits as fit (at most divScale, the unscaled digits below 2^96), the
+// last one rounded half to even (2/3 → 0.6666666666666666666666666667,
+// 100/3 → 33.333333333333333333333333333).
+func quotient(num, den *big.Int, minScale, maxScale int32) *Decimal {
+	neg := num.Sign()*den.Sign() < 0
+	n, d := new(big.Int).Abs(num), new(big.Int).Abs(den)
+	ten := big.NewInt(10)
+	at := func(f int32) (*big.Int, *big.Int) {
+		scaled := new(big.Int).Mul(n, new(big.Int).Exp(ten, big.NewInt(int64(f)), nil))
+		return new(big.Int).QuoRem(scaled, d, new(big.Int))
+	}
+	signed := func(q *big.Int, f int32) *Decimal {
+		if neg {
+			q = new(big.Int).Neg(q)
+		}
+		return &Decimal{unscaled: q, scale: f}
+	}
+	f := max(maxScale, minScale)
+	q, r := at(f)
+	for f > minScale && q.Cmp(mantissaLimit) >= 0 {
+		f--
+		q, r = at(f)
+	}
+	if r.Sign() == 0 {
+		e := signed(q, f).normalized()
+		if e.scale < minScale {
+			e = &Decimal{unscaled: e.rescaled(minScale), scale: minScale}
+		}
+		return e
+	}
+	twice := new(big.Int).Lsh(r, 1)
+	if c := twice.Cmp(d); c > 0 || (c == 0 && q.Bit(0) == 1) {
+		q.Add(q, big.NewInt(1))
+	}
+	if q.Cmp(mantissaLimit) >= 0 && f > minScale {
+		// rounding carried past the limit: one digit fewer
+		return quotient(num, den, minScale, f-1)
+	}
+	return signed(q, f)
+}
+
+// fitted is d with at most divScale fraction digits and its unscaled
+// digits below 2^96 where dropping fraction digits gets them there, as
+// upstream's 96-bit decimal rounds a product (half to even):
+// decimal("1.1111111111111111") squared keeps 28 fraction digits.
+func (d *Decimal) fitted() *Decimal {
+	drop := int32(0)
+	if d.scale > divScale {
+		drop = d.scale - divScale
+	}
+	abs := new(big.Int).Abs(d.unscaled)
+	ten := big.NewInt(10)
+	for drop < d.scale && new(big.Int).Quo(abs, new(big.Int).Exp(ten, big.NewInt(int64(drop)), nil)).Cmp(mantissaLimit) >= 0 {
+		drop++
+	}
+	if drop == 0 {
+		return d
+	}
+	p := new(big.Int).Exp(ten, big.NewInt(int64(drop)), nil)
+	q, r := new(big.Int).QuoRem(abs, p, new(big.Int))
+	if c := new(big.Int).Lsh(r, 1).Cmp(p); c > 0 || (c == 0 && q.Bit(0) == 1) {
+		q.Add(q, big.NewInt(1))
+	}
+	if d.unscaled.Sign() < 0 {
+		q.Neg(q)
+	}
+	return &Decimal{unscaled: q, scale: d.scale - drop}
 }

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/harnlang/harn/compiler"
 	"github.com/harnlang/harn/vm"
 )
 
@@ -74,5 +75,51 @@ func TestExactAndText(t *testing.T) {
 	}
 	if _, ok := Text(vm.IntOf(1)); ok {
 		t.Error("an int has no decimal text")
+	}
+}
+
+// TestQuotientAndProductLimits pins the 96-bit rules of division, products
+// and parsing (docs/language.md decimals): the rounding carry cases too.
+func TestQuotientAndProductLimits(t *testing.T) {
+	div := func(a, b string) string {
+		x, y := mustParse(t, a), mustParse(t, b)
+		s := max(x.scale, y.scale)
+		return quotient(x.rescaled(s), y.rescaled(s), max(x.scale-y.scale, 0), divScale).Text()
+	}
+	for _, c := range []struct{ a, b, want string }{
+		{"2", "3", "0.6666666666666666666666666667"},
+		{"-2", "3", "-0.6666666666666666666666666667"},
+		{"100", "3", "33.333333333333333333333333333"},
+		{"10.00", "4", "2.50"},
+		{"5", "0.001", "5000"},
+		{"0.0000000000000000000000000005", "2", "0.0000000000000000000000000002"},
+		{"0.0000000000000000000000000015", "2", "0.0000000000000000000000000008"},
+	} {
+		if got := div(c.a, c.b); got != c.want {
+			t.Errorf("%s / %s = %s, want %s", c.a, c.b, got, c.want)
+		}
+	}
+	mul := func(a, b string) string {
+		x, y := mustParse(t, a), mustParse(t, b)
+		v, _, err := x.Arith(compiler.MUL, vm.Of(y), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return vm.ToDisplay(v)
+	}
+	if got := mul("1.1111111111111111", "1.1111111111111111"); got != "1.2345679012345678765432098765" {
+		t.Errorf("product = %s", got)
+	}
+	for in, want := range map[string]string{
+		"0.00000000000000000000000000015":  "0.0000000000000000000000000002",
+		"-1.23456789012345678901234567895": "-1.2345678901234567890123456790",
+		"7922816251426433759354395033.59":  "7922816251426433759354395034",
+	} {
+		if got := mustParse(t, in).Text(); got != want {
+			t.Errorf("decimal(%q) = %s, want %s", in, got, want)
+		}
+	}
+	if _, err := Convert(vm.Str("79228162514264337593543950336"), strconv.Quote); err == nil {
+		t.Error("2^96 parsed")
 	}
 }
