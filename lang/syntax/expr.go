@@ -294,23 +294,11 @@ func (c cursor) postfix() Expr {
 		case bare != nil && isPunct(t, "{") && upper(bare.Name) && c.structLitAhead():
 			c.next()
 			x = &StructLit{At: bare.At, Name: bare.Name, Fields: c.dictEntries()}
-		case bare != nil && isPunct(t, "{") && upper(bare.Name) && !c.nl() && c.spreadAfterBrace():
-			// `Point {...p, x: 1}`: no block or literal starts with a spread
-			p := c.peekAt(1).Pos
-			failAt(Pos{Line: p.Line, Col: p.Column}, "a struct literal cannot spread a value (`"+bare.Name+" {...p, x: 1}`); copy it and set the fields instead (`let q = p` then `q.x = 1`)")
 		default:
 			return x
 		}
 		bare = nil
 	}
-}
-
-// spreadAfterBrace reports that the next token `{` is followed by `...`.
-func (c cursor) spreadAfterBrace() bool {
-	cp := c.lex.MakeCheckpoint()
-	defer c.lex.LoadCheckpoint(cp)
-	c.lex.Next()
-	return c.atSpread()
 }
 
 // nlAfterNext reports whether a line break follows the next token.

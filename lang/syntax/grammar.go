@@ -210,9 +210,6 @@ func (g *bodyStmtG) ast() Stmt {
 		}
 		return m
 	}
-	if g.Key != nil {
-		failAt(g.Body.B.At, "Expected {, got (")
-	}
 	return &DeferStmt{At: at(g.Pos), Body: g.Body.B}
 }
 

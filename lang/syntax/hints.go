@@ -70,6 +70,9 @@ func hint(err *diag.Error, path string, src []byte) {
 		return
 	}
 	wanted, _, _ := strings.Cut(strings.TrimPrefix(err.Msg, "expected "), ", found ")
+	if err.Help = structSpread(sig, at); err.Help != "" {
+		return
+	}
 	if err.Help = foreignForm(sig, at, wanted); err.Help != "" {
 		return
 	}
@@ -393,6 +396,22 @@ func numberSuffix(toks []lexer.Token, at int) string {
 		return "a duration is a whole number directly followed by `ms`, `s`, `m`, `h`, `d` or `w` (`5s`, `2m`)"
 	}
 	return ""
+}
+
+// structSpread explains `Point {...p, x: 1}`: a struct literal takes only
+// `name: value` fields, so the grammar reads `Point` as a name and fails
+// at the `{` (the golden text stays that failure).
+func structSpread(toks []lexer.Token, at int) string {
+	if at < 1 || at+3 >= len(toks) || !isPunct(&toks[at], "{") || toks[at-1].Type != tIdent || !upper(toks[at-1].Value) {
+		return ""
+	}
+	for i := at + 1; i <= at+3; i++ {
+		if !isPunct(&toks[i], ".") {
+			return ""
+		}
+	}
+	name := toks[at-1].Value
+	return "a struct literal cannot spread a value (`" + name + " {...p, x: 1}`); copy it and set the fields instead (`let q = p` then `q.x = 1`)"
 }
 
 // tokenAt is the index of the token at line:col, or -1.

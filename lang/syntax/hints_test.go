@@ -108,6 +108,11 @@ func TestParseErrorHints(t *testing.T) {
 		{"enum E { A = 1 }\n", "expected variant name, found =", "enum variants have no values of their own: an enum body holds variants (`Red`, `Circle(r: float)`)"},
 		{"struct S { x: {a: int, 1} }\n", "expected field name, found `1`", ""}, // a shape type's field
 		{"let x: {a: int, 1} = nil\n", "expected field name, found `1`", ""},
+		// a spread in a struct literal: the grammar's error, explained
+		{"let q = Point {...p, x: 1}\n", "expected top-level item separator (`;` or newline), found {",
+			"a struct literal cannot spread a value (`Point {...p, x: 1}`); copy it and set the fields instead (`let q = p` then `q.x = 1`)"},
+		{"fn f(p) {\n  return Point {...p}\n}\n", "expected statement separator (`;` or newline), found {",
+			"a struct literal cannot spread a value (`Point {...p, x: 1}`); copy it and set the fields instead (`let q = p` then `q.x = 1`)"},
 		// lines joined by a block comment or a trailing backslash
 		{"let x = 1 /* a\nb */ let y = 2\n", "expected top-level item separator (`;` or newline), found let",
 			"a block comment spanning lines is no line break; end the statement before it with `;` or start a new line after the `*/`"},

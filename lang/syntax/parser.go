@@ -489,6 +489,9 @@ func (c cursor) statement(top bool) Stmt {
 		case "while":
 			return parse(p.while.get(), c.lex).ast()
 		case "defer", "mutex":
+			if n := c.peekAt(1); t.Value == "defer" && isPunct(n, "(") {
+				fail(n, "{") // `defer` takes no key, unlike `mutex(key)`
+			}
 			return parse(p.deferStmt.get(), c.lex).ast()
 		case "return", "yield":
 			return parse(p.ret.get(), c.lex).ast()
