@@ -24,6 +24,7 @@ type ToolDef struct {
 	Description string
 	Params      []ToolParam
 	Return      syntax.TypeExpr
+	Throws      syntax.TypeExpr
 	Decl        *syntax.ToolDecl
 }
 

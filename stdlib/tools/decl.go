@@ -37,11 +37,19 @@ func declareTool(th *vm.Thread, def *compiler.ToolDef, body vm.Value) (vm.Value,
 	for _, p := range def.Params {
 		params.Set(p.Name, paramDefinition(p))
 	}
-	config := vm.NewDictBuilder(3)
+	config := vm.NewDictBuilder(4)
 	config.Set("parameters", vm.Of(params.Build()))
 	if def.Return != nil {
 		if out, ok := jsonSchemaOf(def.Return); ok {
 			config.Set("returns", out)
+		}
+	}
+	// `throws E` declares the tool's application error as a public
+	// function's does (docs/spec/registry.md §6): by the same mapping as
+	// `-> T`, so a thrown E is typed data for every adapter.
+	if def.Throws != nil {
+		if es, ok := jsonSchemaOf(def.Throws); ok {
+			config.Set("error_schema", es)
 		}
 	}
 	config.Set("handler", vm.Of(vm.NewBuiltin(def.Name, def.Name+"(args)", "handler of tool "+def.Name, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
