@@ -3,6 +3,7 @@ package tools
 import (
 	"github.com/harnlang/harn/compiler"
 	"github.com/harnlang/harn/lang/syntax"
+	"github.com/harnlang/harn/lang/types"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/tool"
 	"github.com/harnlang/harn/vm"
@@ -33,8 +34,9 @@ func declareTool(th *vm.Thread, def *compiler.ToolDef, body vm.Value) (vm.Value,
 	if err != nil {
 		return vm.Value{}, toolErr(err)
 	}
+	inject := injected(def)
 	params := vm.NewDictBuilder(len(def.Params))
-	for _, p := range def.Params {
+	for _, p := range def.Params[inject:] {
 		params.Set(p.Name, paramDefinition(p))
 	}
 	config := vm.NewDictBuilder(4)
@@ -53,9 +55,16 @@ func declareTool(th *vm.Thread, def *compiler.ToolDef, body vm.Value) (vm.Value,
 		}
 	}
 	config.Set("handler", vm.Of(vm.NewBuiltin(def.Name, def.Name+"(args)", "handler of tool "+def.Name, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		args, err := positional(def, a.At(0))
+		args, err := positional(def, inject, a.At(0))
 		if err != nil {
 			return vm.Value{}, err
+		}
+		for i := 0; i < inject; i++ {
+			h, err := handle(th, def.Params[i].Type.(*syntax.NamedType).Name)
+			if err != nil {
+				return vm.Value{}, err
+			}
+			args[i] = h
 		}
 		return th.CallPlain(body, args)
 	})))
@@ -326,7 +335,7 @@ func literalEnum(t *syntax.UnionType, schema func(kv ...any) vm.Value) (vm.Value
 // positional arguments: each parameter up to the last one given. One left
 // out before a given one is nil, or, when it has a default, an empty slot,
 // which the body's prologue fills by evaluating the default (ARGC_GT).
-func positional(def *compiler.ToolDef, v vm.Value) ([]vm.Value, error) {
+func positional(def *compiler.ToolDef, inject int, v vm.Value) ([]vm.Value, error) {
 	obj, _ := v.AsDict()
 	if obj == nil {
 		if v.IsValid() && !v.IsNil() {
@@ -334,14 +343,14 @@ func positional(def *compiler.ToolDef, v vm.Value) ([]vm.Value, error) {
 		}
 		obj = vm.NewDict()
 	}
-	last := -1
-	for i, p := range def.Params {
+	last := inject - 1
+	for i, p := range def.Params[inject:] {
 		if obj.Has(p.Name) {
-			last = i
+			last = inject + i
 		}
 	}
-	out := make([]vm.Value, 0, last+1)
-	for i := 0; i <= last; i++ {
+	out := make([]vm.Value, inject, last+1)
+	for i := inject; i <= last; i++ {
 		p := def.Params[i]
 		if given, ok := obj.Get(p.Name); ok {
 			out = append(out, given)
@@ -352,4 +361,39 @@ func positional(def *compiler.ToolDef, v vm.Value) ([]vm.Value, error) {
 		}
 	}
 	return out, nil
+}
+
+// injected is the number of leading host-injected authority parameters
+// of a tool declaration: typed `Harness` or one of its capability handle
+// types (`HarnessFs`, …). As for an export (docs/spec/registry.md §8.4)
+// they are not public: they never appear in the input schema, and each
+// call receives the script's own harness (or that capability of it).
+func injected(def *compiler.ToolDef) int {
+	n := 0
+	for _, p := range def.Params {
+		t, ok := p.Type.(*syntax.NamedType)
+		if !ok || len(t.Args) > 0 || !types.IsHandleName(t.Name) {
+			break
+		}
+		n++
+	}
+	return n
+}
+
+// handle is the value of an injected parameter of type name: the root
+// harness, or its capability field.
+func handle(th *vm.Thread, name string) (vm.Value, error) {
+	root, ok := th.VM().Universe.Global("harness")
+	if !ok {
+		return vm.Value{}, vm.Runtimef("tool declaration: no harness to inject")
+	}
+	if name == "Harness" {
+		return root, nil
+	}
+	for _, c := range types.Capabilities {
+		if types.HandleName(c) == name {
+			return vm.GetProp(root, c, false)
+		}
+	}
+	return vm.Value{}, vm.Typef("unknown capability handle type %s", name)
 }
