@@ -42,6 +42,7 @@ type ToolParam struct {
 	Name       string
 	Type       syntax.TypeExpr
 	HasDefault bool
+	Rest       bool // `...name`: the remaining arguments, a list
 }
 
 // CompileModule compiles a file loaded by import: running it only binds

@@ -88,6 +88,18 @@ func declareTool(th *vm.Thread, def *compiler.ToolDef, body vm.Value) (vm.Value,
 // form is unconstrained.
 func paramDefinition(p compiler.ToolParam) vm.Value {
 	b := vm.NewDictBuilder(2)
+	if p.Rest && p.Type == nil {
+		// An untyped `...xs` is an optional array, as an export's rest
+		// parameter is (docs/spec/registry.md §8.4); left out, the body
+		// gets an empty list. (A typed `...xs: T` of a tool body binds
+		// one plain T, as a closure's does, typed as any parameter.)
+		arr := vm.NewDictBuilder(2)
+		arr.Set("type", vm.Str("array"))
+		arr.Set("items", vm.Of(vm.NewDict()))
+		b.Set("schema", vm.Of(arr.Build()))
+		b.Set("required", vm.False)
+		return vm.Of(b.Build())
+	}
 	if name := legacyName(p.Type); name != "" {
 		b.Set("type", vm.Str(name))
 	} else if schema, ok := jsonSchemaOf(p.Type); ok {
@@ -349,11 +361,16 @@ func positional(def *compiler.ToolDef, inject int, v vm.Value) ([]vm.Value, erro
 			last = inject + i
 		}
 	}
+	if n := len(def.Params); n > inject && def.Params[n-1].Rest && def.Params[n-1].Type == nil {
+		last = n - 1 // an untyped rest left out is an empty list, not nil
+	}
 	out := make([]vm.Value, inject, last+1)
 	for i := inject; i <= last; i++ {
 		p := def.Params[i]
 		if given, ok := obj.Get(p.Name); ok {
 			out = append(out, given)
+		} else if p.Rest && p.Type == nil {
+			out = append(out, vm.Of(vm.NewList(nil)))
 		} else if p.HasDefault {
 			out = append(out, vm.Value{})
 		} else {
