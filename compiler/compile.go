@@ -25,7 +25,10 @@ type ToolDef struct {
 	Params      []ToolParam
 	Return      syntax.TypeExpr
 	Throws      syntax.TypeExpr
-	Decl        *syntax.ToolDecl
+	// Enums are this file's non-generic enum declarations that Throws
+	// names, so that the thrown variants get a JSON Schema.
+	Enums map[string]*syntax.EnumDecl
+	Decl  *syntax.ToolDecl
 }
 
 // SkillDef is the constant behind a `skill` declaration: its name and
@@ -178,6 +181,37 @@ func (c *compiler) declTypeParams(name string) []*syntax.TypeParam {
 		}
 	}
 	return nil
+}
+
+// namedEnums are the non-generic enum declarations of this file that t
+// names, directly or as a member of a union or optional type.
+func (c *compiler) namedEnums(t syntax.TypeExpr) map[string]*syntax.EnumDecl {
+	var out map[string]*syntax.EnumDecl
+	var walk func(syntax.TypeExpr)
+	walk = func(t syntax.TypeExpr) {
+		switch t := t.(type) {
+		case *syntax.OptionalType:
+			walk(t.Elem)
+		case *syntax.UnionType:
+			for _, m := range t.Types {
+				walk(m)
+			}
+		case *syntax.NamedType:
+			if len(t.Args) > 0 {
+				return
+			}
+			for _, it := range c.file.Items {
+				if d, ok := it.(*syntax.EnumDecl); ok && d.Name == t.Name && len(d.TypeParams) == 0 {
+					if out == nil {
+						out = map[string]*syntax.EnumDecl{}
+					}
+					out[d.Name] = d
+				}
+			}
+		}
+	}
+	walk(t)
+	return out
 }
 
 // intern returns the program's one copy of s.

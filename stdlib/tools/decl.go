@@ -50,7 +50,7 @@ func declareTool(th *vm.Thread, def *compiler.ToolDef, body vm.Value) (vm.Value,
 	// function's does (docs/spec/registry.md §6): by the same mapping as
 	// `-> T`, so a thrown E is typed data for every adapter.
 	if def.Throws != nil {
-		if es, ok := jsonSchemaOf(def.Throws); ok {
+		if es, ok := errorSchemaOf(def.Throws, def.Enums); ok {
 			config.Set("error_schema", es)
 		}
 	}
@@ -413,4 +413,67 @@ func handle(th *vm.Thread, name string) (vm.Value, error) {
 		}
 	}
 	return vm.Value{}, vm.Typef("unknown capability handle type %s", name)
+}
+
+// errorSchemaOf is the JSON Schema of a `throws` type: jsonSchemaOf's
+// mapping, plus the file's enums, whose thrown variants reach the
+// contract as {enum, variant, fields} objects (docs/spec/registry.md §6)
+// and are described as the exports surface describes them (§8.4).
+func errorSchemaOf(t syntax.TypeExpr, enums map[string]*syntax.EnumDecl) (vm.Value, bool) {
+	switch t := t.(type) {
+	case *syntax.NamedType:
+		if d, ok := enums[t.Name]; ok && len(t.Args) == 0 {
+			return enumSchema(d), true
+		}
+	case *syntax.UnionType:
+		if len(enums) > 0 {
+			var members []vm.Value
+			for _, m := range t.Types {
+				ms, ok := errorSchemaOf(m, enums)
+				if !ok {
+					return vm.Value{}, false
+				}
+				members = append(members, ms)
+			}
+			return obj("anyOf", vm.Of(vm.NewList(members))), true
+		}
+	}
+	return jsonSchemaOf(t)
+}
+
+// enumSchema is the oneOf of an enum's variants, each the object
+// {enum, variant, fields} with its payload as prefixItems titled by the
+// field names (docs/spec/registry.md §8.4, component body of an enum).
+func enumSchema(d *syntax.EnumDecl) vm.Value {
+	branches := make([]vm.Value, 0, len(d.Variants))
+	for _, v := range d.Variants {
+		items := make([]vm.Value, 0, len(v.Params))
+		for _, p := range v.Params {
+			fs, ok := jsonSchemaOf(p.Type)
+			if !ok {
+				fs = vm.Of(vm.NewDict())
+			}
+			fd, _ := fs.AsDict()
+			items = append(items, vm.Of(fd.Set("title", vm.Str(p.Name))))
+		}
+		n := vm.IntOf(int64(len(items)))
+		fields := obj("type", vm.Str("array"), "items", vm.False, "minItems", n, "maxItems", n)
+		if len(items) > 0 {
+			fields = obj("type", vm.Str("array"), "prefixItems", vm.Of(vm.NewList(items)), "items", vm.False, "minItems", n, "maxItems", n)
+		}
+		props := obj("enum", obj("const", vm.Str(d.Name)), "variant", obj("const", vm.Str(v.Name)), "fields", fields)
+		branches = append(branches, obj("type", vm.Str("object"), "properties", props,
+			"required", vm.Of(vm.NewList([]vm.Value{vm.Str("enum"), vm.Str("variant"), vm.Str("fields")})),
+			"additionalProperties", vm.False))
+	}
+	return obj("oneOf", vm.Of(vm.NewList(branches)))
+}
+
+// obj is a dict of the key/value pairs kv, in order.
+func obj(kv ...any) vm.Value {
+	b := vm.NewDictBuilder(len(kv) / 2)
+	for i := 0; i < len(kv); i += 2 {
+		b.Set(kv[i].(string), kv[i+1].(vm.Value))
+	}
+	return vm.Of(b.Build())
 }
