@@ -25,9 +25,9 @@ type ToolDef struct {
 	Params      []ToolParam
 	Return      syntax.TypeExpr
 	Throws      syntax.TypeExpr
-	// Enums are this file's non-generic enum declarations that Throws
-	// names, so that the thrown variants get a JSON Schema.
-	Enums map[string]*syntax.EnumDecl
+	// Decls are this file's non-generic struct and enum declarations
+	// that Return or Throws reach, so that their values get a JSON Schema.
+	Decls map[string]syntax.Node
 	Decl  *syntax.ToolDecl
 }
 
@@ -183,34 +183,61 @@ func (c *compiler) declTypeParams(name string) []*syntax.TypeParam {
 	return nil
 }
 
-// namedEnums are the non-generic enum declarations of this file that t
-// names, directly or as a member of a union or optional type.
-func (c *compiler) namedEnums(t syntax.TypeExpr) map[string]*syntax.EnumDecl {
-	var out map[string]*syntax.EnumDecl
+// namedDecls are the non-generic struct and enum declarations of this
+// file that the types ts reach, directly or through other types and the
+// declarations' own fields.
+func (c *compiler) namedDecls(ts ...syntax.TypeExpr) map[string]syntax.Node {
+	out := map[string]syntax.Node{}
 	var walk func(syntax.TypeExpr)
 	walk = func(t syntax.TypeExpr) {
 		switch t := t.(type) {
 		case *syntax.OptionalType:
 			walk(t.Elem)
+		case *syntax.ListType:
+			walk(t.Elem)
 		case *syntax.UnionType:
 			for _, m := range t.Types {
 				walk(m)
 			}
+		case *syntax.ShapeType:
+			for _, f := range t.Fields {
+				walk(f.Type)
+			}
 		case *syntax.NamedType:
-			if len(t.Args) > 0 {
+			for _, a := range t.Args {
+				walk(a)
+			}
+			if len(t.Args) > 0 || out[t.Name] != nil {
 				return
 			}
 			for _, it := range c.file.Items {
-				if d, ok := it.(*syntax.EnumDecl); ok && d.Name == t.Name && len(d.TypeParams) == 0 {
-					if out == nil {
-						out = map[string]*syntax.EnumDecl{}
+				switch d := it.(type) {
+				case *syntax.EnumDecl:
+					if d.Name == t.Name && len(d.TypeParams) == 0 {
+						out[d.Name] = d
+						for _, v := range d.Variants {
+							for _, p := range v.Params {
+								walk(p.Type)
+							}
+						}
 					}
-					out[d.Name] = d
+				case *syntax.StructDecl:
+					if d.Name == t.Name && len(d.TypeParams) == 0 {
+						out[d.Name] = d
+						for _, f := range d.Fields {
+							walk(f.Type)
+						}
+					}
 				}
 			}
 		}
 	}
-	walk(t)
+	for _, t := range ts {
+		walk(t)
+	}
+	if len(out) == 0 {
+		return nil
+	}
 	return out
 }
 

@@ -752,7 +752,7 @@ func (f *fcomp) toolDecl(s *syntax.ToolDecl) {
 	// result, docs/language.md "Closures and tool declarations").
 	idx := f.function(s, s.Name, FuncClosure, s.Params, s.Body, s.At.Line)
 	def := &ToolDef{Name: s.Name, Description: s.Description, Return: f.c.expandAliases(s.Return, nil), Throws: f.c.expandAliases(s.Throws, nil), Decl: s}
-	def.Enums = f.c.namedEnums(def.Throws)
+	def.Decls = f.c.namedDecls(def.Return, def.Throws)
 	for _, p := range s.Params {
 		def.Params = append(def.Params, ToolParam{Name: p.Name, Type: f.c.expandAliases(p.Type, nil), HasDefault: p.Default != nil, Rest: p.Rest})
 	}

@@ -42,7 +42,7 @@ func declareTool(th *vm.Thread, def *compiler.ToolDef, body vm.Value) (vm.Value,
 	config := vm.NewDictBuilder(4)
 	config.Set("parameters", vm.Of(params.Build()))
 	if def.Return != nil {
-		if out, ok := jsonSchemaOf(def.Return); ok {
+		if out, ok := declSchemaOf(def.Return, def.Decls, nil); ok {
 			config.Set("returns", out)
 		}
 	}
@@ -50,7 +50,7 @@ func declareTool(th *vm.Thread, def *compiler.ToolDef, body vm.Value) (vm.Value,
 	// function's does (docs/spec/registry.md §6): by the same mapping as
 	// `-> T`, so a thrown E is typed data for every adapter.
 	if def.Throws != nil {
-		if es, ok := errorSchemaOf(def.Throws, def.Enums); ok {
+		if es, ok := declSchemaOf(def.Throws, def.Decls, nil); ok {
 			config.Set("error_schema", es)
 		}
 	}
@@ -415,45 +415,118 @@ func handle(th *vm.Thread, name string) (vm.Value, error) {
 	return vm.Value{}, vm.Typef("unknown capability handle type %s", name)
 }
 
-// errorSchemaOf is the JSON Schema of a `throws` type: jsonSchemaOf's
-// mapping, plus the file's enums, whose thrown variants reach the
-// contract as {enum, variant, fields} objects (docs/spec/registry.md §6)
-// and are described as the exports surface describes them (§8.4).
-func errorSchemaOf(t syntax.TypeExpr, enums map[string]*syntax.EnumDecl) (vm.Value, bool) {
+// declSchemaOf is the JSON Schema of a result or `throws` type:
+// jsonSchemaOf's mapping, plus the file's structs and enums (decls),
+// whose values reach the contract as the objects of their set fields and
+// as {enum, variant, fields} objects (docs/spec/registry.md §6), described
+// as the exports surface describes them, inline (§8.4). A declaration met
+// again inside itself is any value ({}).
+func declSchemaOf(t syntax.TypeExpr, decls map[string]syntax.Node, seen map[string]bool) (vm.Value, bool) {
+	if len(decls) == 0 {
+		return jsonSchemaOf(t)
+	}
+	sub := func(t syntax.TypeExpr) vm.Value {
+		s, ok := declSchemaOf(t, decls, seen)
+		if !ok {
+			return vm.Of(vm.NewDict())
+		}
+		return s
+	}
 	switch t := t.(type) {
 	case *syntax.NamedType:
-		if d, ok := enums[t.Name]; ok && len(t.Args) == 0 {
-			return enumSchema(d), true
-		}
-	case *syntax.UnionType:
-		if len(enums) > 0 {
-			var members []vm.Value
-			for _, m := range t.Types {
-				ms, ok := errorSchemaOf(m, enums)
-				if !ok {
-					return vm.Value{}, false
-				}
-				members = append(members, ms)
+		d := decls[t.Name]
+		if d == nil || len(t.Args) > 0 {
+			if t.Name == "list" && len(t.Args) == 1 {
+				return declSchemaOf(&syntax.ListType{At: t.At, Elem: t.Args[0]}, decls, seen)
 			}
-			return obj("anyOf", vm.Of(vm.NewList(members))), true
+			return jsonSchemaOf(t)
 		}
+		if seen[t.Name] {
+			return vm.Of(vm.NewDict()), true
+		}
+		if seen == nil {
+			seen = map[string]bool{}
+		}
+		seen[t.Name] = true
+		defer delete(seen, t.Name)
+		switch d := d.(type) {
+		case *syntax.EnumDecl:
+			return enumSchema(d, sub), true
+		case *syntax.StructDecl:
+			props := vm.NewDictBuilder(len(d.Fields))
+			var required []vm.Value
+			for _, f := range d.Fields {
+				fs := sub(f.Type)
+				if f.Optional {
+					fs = obj("anyOf", vm.Of(vm.NewList([]vm.Value{fs, obj("type", vm.Str("null"))})))
+				} else {
+					required = append(required, vm.Str(f.Name))
+				}
+				props.Set(f.Name, fs)
+			}
+			if len(required) == 0 {
+				return obj("type", vm.Str("object"), "properties", vm.Of(props.Build())), true
+			}
+			return obj("type", vm.Str("object"), "properties", vm.Of(props.Build()), "required", vm.Of(vm.NewList(required))), true
+		}
+	case *syntax.OptionalType:
+		if !mentions(t, decls) {
+			return jsonSchemaOf(t)
+		}
+		return obj("anyOf", vm.Of(vm.NewList([]vm.Value{sub(t.Elem), obj("type", vm.Str("null"))}))), true
+	case *syntax.ListType:
+		if !mentions(t, decls) {
+			return jsonSchemaOf(t)
+		}
+		return obj("type", vm.Str("array"), "items", sub(t.Elem)), true
+	case *syntax.UnionType:
+		if !mentions(t, decls) {
+			return jsonSchemaOf(t)
+		}
+		var members []vm.Value
+		for _, m := range t.Types {
+			members = append(members, sub(m))
+		}
+		return obj("anyOf", vm.Of(vm.NewList(members))), true
 	}
 	return jsonSchemaOf(t)
+}
+
+// mentions reports whether t names one of decls.
+func mentions(t syntax.TypeExpr, decls map[string]syntax.Node) bool {
+	switch t := t.(type) {
+	case *syntax.NamedType:
+		if decls[t.Name] != nil && len(t.Args) == 0 {
+			return true
+		}
+		for _, a := range t.Args {
+			if mentions(a, decls) {
+				return true
+			}
+		}
+	case *syntax.OptionalType:
+		return mentions(t.Elem, decls)
+	case *syntax.ListType:
+		return mentions(t.Elem, decls)
+	case *syntax.UnionType:
+		for _, m := range t.Types {
+			if mentions(m, decls) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // enumSchema is the oneOf of an enum's variants, each the object
 // {enum, variant, fields} with its payload as prefixItems titled by the
 // field names (docs/spec/registry.md §8.4, component body of an enum).
-func enumSchema(d *syntax.EnumDecl) vm.Value {
+func enumSchema(d *syntax.EnumDecl, sub func(syntax.TypeExpr) vm.Value) vm.Value {
 	branches := make([]vm.Value, 0, len(d.Variants))
 	for _, v := range d.Variants {
 		items := make([]vm.Value, 0, len(v.Params))
 		for _, p := range v.Params {
-			fs, ok := jsonSchemaOf(p.Type)
-			if !ok {
-				fs = vm.Of(vm.NewDict())
-			}
-			fd, _ := fs.AsDict()
+			fd, _ := sub(p.Type).AsDict()
 			items = append(items, vm.Of(fd.Set("title", vm.Str(p.Name))))
 		}
 		n := vm.IntOf(int64(len(items)))
