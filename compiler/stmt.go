@@ -751,9 +751,10 @@ func (f *fcomp) toolDecl(s *syntax.ToolDecl) {
 	// handler's result (the checker reads that tail as the declared
 	// result, docs/language.md "Closures and tool declarations").
 	idx := f.function(s, s.Name, FuncClosure, s.Params, s.Body, s.At.Line)
-	def := &ToolDef{Name: s.Name, Description: s.Description, Return: f.c.expandAliases(s.Return, nil), Decl: s}
+	def := &ToolDef{Name: s.Name, Description: s.Description, Return: f.c.expandAliases(s.Return, nil), Throws: f.c.expandAliases(s.Throws, nil), Decl: s}
+	def.Decls = f.c.namedDecls(def.Return, def.Throws)
 	for _, p := range s.Params {
-		def.Params = append(def.Params, ToolParam{Name: p.Name, Type: f.c.expandAliases(p.Type, nil), HasDefault: p.Default != nil})
+		def.Params = append(def.Params, ToolParam{Name: p.Name, Type: f.c.expandAliases(p.Type, nil), HasDefault: p.Default != nil, Rest: p.Rest})
 	}
 	f.emit(CONST, f.constant(def))
 	f.emit(MAKE_CLOSURE, idx)

@@ -3,6 +3,7 @@ package tools
 import (
 	"github.com/harnlang/harn/compiler"
 	"github.com/harnlang/harn/lang/syntax"
+	"github.com/harnlang/harn/lang/types"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/tool"
 	"github.com/harnlang/harn/vm"
@@ -33,21 +34,37 @@ func declareTool(th *vm.Thread, def *compiler.ToolDef, body vm.Value) (vm.Value,
 	if err != nil {
 		return vm.Value{}, toolErr(err)
 	}
+	inject := injected(def)
 	params := vm.NewDictBuilder(len(def.Params))
-	for _, p := range def.Params {
+	for _, p := range def.Params[inject:] {
 		params.Set(p.Name, paramDefinition(p))
 	}
-	config := vm.NewDictBuilder(3)
+	config := vm.NewDictBuilder(4)
 	config.Set("parameters", vm.Of(params.Build()))
 	if def.Return != nil {
-		if out, ok := jsonSchemaOf(def.Return); ok {
+		if out, ok := declSchemaOf(def.Return, def.Decls, nil); ok {
 			config.Set("returns", out)
 		}
 	}
+	// `throws E` declares the tool's application error as a public
+	// function's does (docs/spec/registry.md §6): by the same mapping as
+	// `-> T`, so a thrown E is typed data for every adapter.
+	if def.Throws != nil {
+		if es, ok := declSchemaOf(def.Throws, def.Decls, nil); ok {
+			config.Set("error_schema", es)
+		}
+	}
 	config.Set("handler", vm.Of(vm.NewBuiltin(def.Name, def.Name+"(args)", "handler of tool "+def.Name, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		args, err := positional(def, a.At(0))
+		args, err := positional(def, inject, a.At(0))
 		if err != nil {
 			return vm.Value{}, err
+		}
+		for i := 0; i < inject; i++ {
+			h, err := handle(th, def.Params[i].Type.(*syntax.NamedType).Name)
+			if err != nil {
+				return vm.Value{}, err
+			}
+			args[i] = h
 		}
 		return th.CallPlain(body, args)
 	})))
@@ -71,6 +88,18 @@ func declareTool(th *vm.Thread, def *compiler.ToolDef, body vm.Value) (vm.Value,
 // form is unconstrained.
 func paramDefinition(p compiler.ToolParam) vm.Value {
 	b := vm.NewDictBuilder(2)
+	if p.Rest && p.Type == nil {
+		// An untyped `...xs` is an optional array, as an export's rest
+		// parameter is (docs/spec/registry.md §8.4); left out, the body
+		// gets an empty list. (A typed `...xs: T` of a tool body binds
+		// one plain T, as a closure's does, typed as any parameter.)
+		arr := vm.NewDictBuilder(2)
+		arr.Set("type", vm.Str("array"))
+		arr.Set("items", vm.Of(vm.NewDict()))
+		b.Set("schema", vm.Of(arr.Build()))
+		b.Set("required", vm.False)
+		return vm.Of(b.Build())
+	}
 	if name := legacyName(p.Type); name != "" {
 		b.Set("type", vm.Str(name))
 	} else if schema, ok := jsonSchemaOf(p.Type); ok {
@@ -318,7 +347,7 @@ func literalEnum(t *syntax.UnionType, schema func(kv ...any) vm.Value) (vm.Value
 // positional arguments: each parameter up to the last one given. One left
 // out before a given one is nil, or, when it has a default, an empty slot,
 // which the body's prologue fills by evaluating the default (ARGC_GT).
-func positional(def *compiler.ToolDef, v vm.Value) ([]vm.Value, error) {
+func positional(def *compiler.ToolDef, inject int, v vm.Value) ([]vm.Value, error) {
 	obj, _ := v.AsDict()
 	if obj == nil {
 		if v.IsValid() && !v.IsNil() {
@@ -326,17 +355,22 @@ func positional(def *compiler.ToolDef, v vm.Value) ([]vm.Value, error) {
 		}
 		obj = vm.NewDict()
 	}
-	last := -1
-	for i, p := range def.Params {
+	last := inject - 1
+	for i, p := range def.Params[inject:] {
 		if obj.Has(p.Name) {
-			last = i
+			last = inject + i
 		}
 	}
-	out := make([]vm.Value, 0, last+1)
-	for i := 0; i <= last; i++ {
+	if n := len(def.Params); n > inject && def.Params[n-1].Rest && def.Params[n-1].Type == nil {
+		last = n - 1 // an untyped rest left out is an empty list, not nil
+	}
+	out := make([]vm.Value, inject, last+1)
+	for i := inject; i <= last; i++ {
 		p := def.Params[i]
 		if given, ok := obj.Get(p.Name); ok {
 			out = append(out, given)
+		} else if p.Rest && p.Type == nil {
+			out = append(out, vm.Of(vm.NewList(nil)))
 		} else if p.HasDefault {
 			out = append(out, vm.Value{})
 		} else {
@@ -344,4 +378,175 @@ func positional(def *compiler.ToolDef, v vm.Value) ([]vm.Value, error) {
 		}
 	}
 	return out, nil
+}
+
+// injected is the number of leading host-injected authority parameters
+// of a tool declaration: typed `Harness` or one of its capability handle
+// types (`HarnessFs`, …). As for an export (docs/spec/registry.md §8.4)
+// they are not public: they never appear in the input schema, and each
+// call receives the script's own harness (or that capability of it).
+func injected(def *compiler.ToolDef) int {
+	n := 0
+	for _, p := range def.Params {
+		t, ok := p.Type.(*syntax.NamedType)
+		if !ok || len(t.Args) > 0 || !types.IsHandleName(t.Name) {
+			break
+		}
+		n++
+	}
+	return n
+}
+
+// handle is the value of an injected parameter of type name: the root
+// harness, or its capability field.
+func handle(th *vm.Thread, name string) (vm.Value, error) {
+	root, ok := th.VM().Universe.Global("harness")
+	if !ok {
+		return vm.Value{}, vm.Runtimef("tool declaration: no harness to inject")
+	}
+	if name == "Harness" {
+		return root, nil
+	}
+	for _, c := range types.Capabilities {
+		if types.HandleName(c) == name {
+			return vm.GetProp(root, c, false)
+		}
+	}
+	return vm.Value{}, vm.Typef("unknown capability handle type %s", name)
+}
+
+// declSchemaOf is the JSON Schema of a result or `throws` type:
+// jsonSchemaOf's mapping, plus the file's structs and enums (decls),
+// whose values reach the contract as the objects of their set fields and
+// as {enum, variant, fields} objects (docs/spec/registry.md §6), described
+// as the exports surface describes them, inline (§8.4). A declaration met
+// again inside itself is any value ({}).
+func declSchemaOf(t syntax.TypeExpr, decls map[string]syntax.Node, seen map[string]bool) (vm.Value, bool) {
+	if len(decls) == 0 {
+		return jsonSchemaOf(t)
+	}
+	sub := func(t syntax.TypeExpr) vm.Value {
+		s, ok := declSchemaOf(t, decls, seen)
+		if !ok {
+			return vm.Of(vm.NewDict())
+		}
+		return s
+	}
+	switch t := t.(type) {
+	case *syntax.NamedType:
+		d := decls[t.Name]
+		if d == nil || len(t.Args) > 0 {
+			if t.Name == "list" && len(t.Args) == 1 {
+				return declSchemaOf(&syntax.ListType{At: t.At, Elem: t.Args[0]}, decls, seen)
+			}
+			return jsonSchemaOf(t)
+		}
+		if seen[t.Name] {
+			return vm.Of(vm.NewDict()), true
+		}
+		if seen == nil {
+			seen = map[string]bool{}
+		}
+		seen[t.Name] = true
+		defer delete(seen, t.Name)
+		switch d := d.(type) {
+		case *syntax.EnumDecl:
+			return enumSchema(d, sub), true
+		case *syntax.StructDecl:
+			props := vm.NewDictBuilder(len(d.Fields))
+			var required []vm.Value
+			for _, f := range d.Fields {
+				fs := sub(f.Type)
+				if f.Optional {
+					fs = obj("anyOf", vm.Of(vm.NewList([]vm.Value{fs, obj("type", vm.Str("null"))})))
+				} else {
+					required = append(required, vm.Str(f.Name))
+				}
+				props.Set(f.Name, fs)
+			}
+			if len(required) == 0 {
+				return obj("type", vm.Str("object"), "properties", vm.Of(props.Build())), true
+			}
+			return obj("type", vm.Str("object"), "properties", vm.Of(props.Build()), "required", vm.Of(vm.NewList(required))), true
+		}
+	case *syntax.OptionalType:
+		if !mentions(t, decls) {
+			return jsonSchemaOf(t)
+		}
+		return obj("anyOf", vm.Of(vm.NewList([]vm.Value{sub(t.Elem), obj("type", vm.Str("null"))}))), true
+	case *syntax.ListType:
+		if !mentions(t, decls) {
+			return jsonSchemaOf(t)
+		}
+		return obj("type", vm.Str("array"), "items", sub(t.Elem)), true
+	case *syntax.UnionType:
+		if !mentions(t, decls) {
+			return jsonSchemaOf(t)
+		}
+		var members []vm.Value
+		for _, m := range t.Types {
+			members = append(members, sub(m))
+		}
+		return obj("anyOf", vm.Of(vm.NewList(members))), true
+	}
+	return jsonSchemaOf(t)
+}
+
+// mentions reports whether t names one of decls.
+func mentions(t syntax.TypeExpr, decls map[string]syntax.Node) bool {
+	switch t := t.(type) {
+	case *syntax.NamedType:
+		if decls[t.Name] != nil && len(t.Args) == 0 {
+			return true
+		}
+		for _, a := range t.Args {
+			if mentions(a, decls) {
+				return true
+			}
+		}
+	case *syntax.OptionalType:
+		return mentions(t.Elem, decls)
+	case *syntax.ListType:
+		return mentions(t.Elem, decls)
+	case *syntax.UnionType:
+		for _, m := range t.Types {
+			if mentions(m, decls) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// enumSchema is the oneOf of an enum's variants, each the object
+// {enum, variant, fields} with its payload as prefixItems titled by the
+// field names (docs/spec/registry.md §8.4, component body of an enum).
+func enumSchema(d *syntax.EnumDecl, sub func(syntax.TypeExpr) vm.Value) vm.Value {
+	branches := make([]vm.Value, 0, len(d.Variants))
+	for _, v := range d.Variants {
+		items := make([]vm.Value, 0, len(v.Params))
+		for _, p := range v.Params {
+			fd, _ := sub(p.Type).AsDict()
+			items = append(items, vm.Of(fd.Set("title", vm.Str(p.Name))))
+		}
+		n := vm.IntOf(int64(len(items)))
+		fields := obj("type", vm.Str("array"), "items", vm.False, "minItems", n, "maxItems", n)
+		if len(items) > 0 {
+			fields = obj("type", vm.Str("array"), "prefixItems", vm.Of(vm.NewList(items)), "items", vm.False, "minItems", n, "maxItems", n)
+		}
+		props := obj("enum", obj("const", vm.Str(d.Name)), "variant", obj("const", vm.Str(v.Name)), "fields", fields)
+		branches = append(branches, obj("type", vm.Str("object"), "properties", props,
+			"required", vm.Of(vm.NewList([]vm.Value{vm.Str("enum"), vm.Str("variant"), vm.Str("fields")})),
+			"additionalProperties", vm.False))
+	}
+	return obj("oneOf", vm.Of(vm.NewList(branches)))
+}
+
+// obj is a dict of the key/value pairs kv, in order.
+func obj(kv ...any) vm.Value {
+	b := vm.NewDictBuilder(len(kv) / 2)
+	for i := 0; i < len(kv); i += 2 {
+		b.Set(kv[i].(string), kv[i+1].(vm.Value))
+	}
+	return vm.Of(b.Build())
 }
