@@ -23,14 +23,14 @@ import (
 // their timeout (given plainly or as the `timeout` option) passes.
 
 func init() {
-	lib.Def("sync_mutex_acquire", "sync_mutex_acquire(key, options?)", "a permit for the mutex key (one holder at a time); options {timeout} or the timeout itself; nil on timeout", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("sync_mutex_acquire", "sync_mutex_acquire(key, options?)", "a permit for the mutex key (one holder at a time); options {timeout} (or {timeout_ms}) or the timeout itself; nil on timeout", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		key, err := lockKey("sync_mutex_acquire", a)
 		if err != nil {
 			return vm.Value{}, err
 		}
 		return acquire(th, "sync_mutex_acquire", "mutex", key, 1, modeExclusive, a.At(1))
 	})
-	lib.Def("sync_semaphore_acquire", "sync_semaphore_acquire(key, capacity, options?)", "a permit for the semaphore key (up to capacity holders); options {timeout} or the timeout itself; nil on timeout", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("sync_semaphore_acquire", "sync_semaphore_acquire(key, capacity, options?)", "a permit for the semaphore key (up to capacity holders); options {timeout} (or {timeout_ms}) or the timeout itself; nil on timeout", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		key, err := lockKey("sync_semaphore_acquire", a)
 		if err != nil {
 			return vm.Value{}, err
@@ -41,7 +41,7 @@ func init() {
 		}
 		return acquire(th, "sync_semaphore_acquire", "semaphore", key, int(n), modeExclusive, a.At(2))
 	})
-	lib.Def("sync_gate_acquire", "sync_gate_acquire(key, limit = 1, options?)", "a permit to pass the gate key (up to limit at once); options {timeout} or the timeout itself; nil on timeout", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("sync_gate_acquire", "sync_gate_acquire(key, limit = 1, options?)", "a permit to pass the gate key (up to limit at once); options {timeout} (or {timeout_ms}) or the timeout itself; nil on timeout", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		key, err := lockKey("sync_gate_acquire", a)
 		if err != nil {
 			return vm.Value{}, err
@@ -55,7 +55,7 @@ func init() {
 		}
 		return acquire(th, "sync_gate_acquire", "gate", key, int(n), modeExclusive, a.At(2))
 	})
-	lib.Def("sync_rwlock_acquire", "sync_rwlock_acquire(key, mode, options?)", `a "read" (shared) or "write" (exclusive) permit for the rwlock key; options {timeout} or the timeout itself; nil on timeout`, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("sync_rwlock_acquire", "sync_rwlock_acquire(key, mode, options?)", `a "read" (shared) or "write" (exclusive) permit for the rwlock key; options {timeout} (or {timeout_ms}) or the timeout itself; nil on timeout`, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		key, err := lockKey("sync_rwlock_acquire", a)
 		if err != nil {
 			return vm.Value{}, err
