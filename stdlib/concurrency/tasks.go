@@ -275,7 +275,7 @@ func init() {
 		}
 		return t.Await(th)
 	})
-	lib.Def("cancel", "cancel(handle)", "cancel a task", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("cancel", "cancel(handle) -> nil", "cancel a task", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		t, err := taskArg("cancel", a)
 		if err != nil {
 			return vm.Value{}, err
@@ -285,7 +285,7 @@ func init() {
 		}
 		return vm.Nil, nil
 	})
-	lib.Def("cancel_graceful", "cancel_graceful(handle, grace)", "ask a task to stop (is_cancelled() turns true), cancel it after grace; true when it ended in time", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("cancel_graceful", "cancel_graceful(handle, grace: duration | int | float) -> bool", "ask a task to stop (is_cancelled() turns true), cancel it after grace; true when it ended in time", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		t, err := taskArg("cancel_graceful", a)
 		if err != nil {
 			return vm.Value{}, err
