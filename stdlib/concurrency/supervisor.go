@@ -173,6 +173,11 @@ func supervisorStart(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	a = specArgs(a)
 	l, ok := a.List(0)
 	if !ok {
+		if d, isDict := a.Dict(0); isDict { // the one-dict form without `children`
+			if err := misspeltKey(d, "supervisor_start: unknown option %q%s", "name", "max_restarts", "children"); err != nil {
+				return vm.Value{}, err
+			}
+		}
 		return vm.Value{}, vm.Typef("supervisor_start: children must be a list, got %s", a.At(0).Type())
 	}
 	s := &Supervisor{name: "supervisor", owner: th, maxRestarts: 3}
