@@ -62,7 +62,7 @@ func atomicArg(fn string, v vm.Value) (*Atomic, error) {
 }
 
 func init() {
-	lib.Def("atomic", "atomic(initial = 0)", "a shared int, float or bool cell", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("atomic", "atomic(initial: int | float | bool | nil = 0) -> atomic", "a shared int, float or bool cell", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		if !args.Given(0) {
 			return vm.Of(&Atomic{v: vm.IntOf(0)}), nil
 		}
@@ -78,7 +78,7 @@ func init() {
 		}
 		return a.Load(), nil
 	})
-	lib.Def("atomic_set", "atomic_set(a, v)", "store v (an int, float or bool); returns the previous value", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("atomic_set", "atomic_set(a, v: int | float | bool)", "store v (an int, float or bool); returns the previous value", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		a, err := atomicArg("atomic_set", args.At(0))
 		if err != nil {
 			return vm.Value{}, err
@@ -92,7 +92,7 @@ func init() {
 		a.v = args.At(1)
 		return old, nil
 	})
-	lib.Def("atomic_add", "atomic_add(a, n)", "add n (as floats when either is a float); returns the previous value", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("atomic_add", "atomic_add(a, n: int | float)", "add n (as floats when either is a float); returns the previous value", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		a, err := atomicArg("atomic_add", args.At(0))
 		if err != nil {
 			return vm.Value{}, err
@@ -119,7 +119,7 @@ func init() {
 		a.v = sum
 		return old, nil
 	})
-	lib.Def("atomic_cas", "atomic_cas(a, expected, new)", "store new (an int, float or bool) if the value equals expected; whether it did", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+	lib.Def("atomic_cas", "atomic_cas(a, expected, new: int | float | bool) -> bool", "store new (an int, float or bool) if the value equals expected; whether it did", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		a, err := atomicArg("atomic_cas", args.At(0))
 		if err != nil {
 			return vm.Value{}, err

@@ -408,7 +408,7 @@ func channelArg(name string, a vm.Args, i int) (*Channel, error) {
 }
 
 func init() {
-	lib.Def("channel", "channel(name = \"default\", capacity = 256)", "a channel holding at most capacity values (capacity alone may be given)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("channel", "channel(name: string | int | nil = \"default\", capacity: int | nil = 256) -> channel", "a channel holding at most capacity values (capacity alone may be given)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		name, at := "default", 1
 		if _, ok := a.Int(0); ok && a.Len() == 1 {
 			at = 0
@@ -425,7 +425,7 @@ func init() {
 		}
 		return vm.Of(NewChannel(th.VM(), name, capacity)), nil
 	})
-	lib.Def("send", "send(ch, value)", "put a value on a channel, waiting while it is full; false when it is closed", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("send", "send(ch: channel, value) -> bool", "put a value on a channel, waiting while it is full; false when it is closed", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		c, err := channelArg("send", a, 0)
 		if err != nil {
 			return vm.Value{}, err
@@ -436,7 +436,7 @@ func init() {
 		}
 		return vm.BoolOf(ok), nil
 	})
-	lib.Def("receive", "receive(ch)", "the next value of a channel, waiting for one; nil once it is closed and empty", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("receive", "receive(ch: channel)", "the next value of a channel, waiting for one; nil once it is closed and empty", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		c, err := channelArg("receive", a, 0)
 		if err != nil {
 			return vm.Value{}, err
@@ -447,7 +447,7 @@ func init() {
 		}
 		return v, nil
 	})
-	lib.Def("try_receive", "try_receive(ch)", "the next value of a channel if one is ready, else nil", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("try_receive", "try_receive(ch: channel)", "the next value of a channel if one is ready, else nil", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		c, err := channelArg("try_receive", a, 0)
 		if err != nil {
 			return vm.Value{}, err
@@ -455,7 +455,7 @@ func init() {
 		v, _ := c.TryReceive()
 		return v, nil
 	})
-	lib.Def("close_channel", "close_channel(ch)", "close a channel", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("close_channel", "close_channel(ch: channel) -> nil", "close a channel", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		c, err := channelArg("close_channel", a, 0)
 		if err != nil {
 			return vm.Value{}, err
@@ -463,7 +463,7 @@ func init() {
 		c.Close()
 		return vm.Nil, nil
 	})
-	lib.Def("channel_close", "channel_close(ch)", "close a channel", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("channel_close", "channel_close(ch: channel) -> nil", "close a channel", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		c, err := channelArg("channel_close", a, 0)
 		if err != nil {
 			return vm.Value{}, err
@@ -471,7 +471,7 @@ func init() {
 		c.Close()
 		return vm.Nil, nil
 	})
-	lib.Def("channel_is_closed", "channel_is_closed(ch) -> bool", "whether the channel was closed", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("channel_is_closed", "channel_is_closed(ch: channel) -> bool", "whether the channel was closed", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		c, err := channelArg("channel_is_closed", a, 0)
 		if err != nil {
 			return vm.Value{}, err

@@ -74,7 +74,7 @@ func init() {
 		}
 		return vm.Nil, nil
 	})
-	lib.Def("runtime_context", "runtime_context()", "{task_id, in_task, values}: where the code runs and the context values", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("runtime_context", "runtime_context() -> dict", "{task_id, in_task, values}: where the code runs and the context values", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		var id vm.Value = vm.Nil
 		t := currentTask(th)
 		if t != nil {
@@ -85,13 +85,13 @@ func init() {
 		defer c.mu.Unlock()
 		return vm.Of(lib.DictOf("task_id", id, "in_task", vm.BoolOf(t != nil), "values", c.valuesOf(th))), nil
 	})
-	lib.Def("runtime_context_values", "runtime_context_values()", "the context values as a dict", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("runtime_context_values", "runtime_context_values() -> dict", "the context values as a dict", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		c := contextOf(th.VM())
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		return vm.Of(c.valuesOf(th)), nil
 	})
-	lib.Def("runtime_context_get", "runtime_context_get(key, default = nil)", "the context value at key, or default", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("runtime_context_get", "runtime_context_get(key: string, default = nil)", "the context value at key, or default", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		key, ok := a.Str(0)
 		if !ok {
 			return vm.Value{}, vm.Typef("runtime_context_get: key must be a string, got %s", a.At(0).Type())
@@ -104,7 +104,7 @@ func init() {
 		}
 		return a.At(1), nil
 	})
-	lib.Def("runtime_context_set", "runtime_context_set(key, value)", "set a context value; returns the previous one (nil when none)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("runtime_context_set", "runtime_context_set(key: string, value)", "set a context value; returns the previous one (nil when none)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		key, ok := a.Str(0)
 		if !ok {
 			return vm.Value{}, vm.Typef("runtime_context_set: key must be a string, got %s", a.At(0).Type())
@@ -120,7 +120,7 @@ func init() {
 		c.setValues(th, values.Set(key, a.At(1)))
 		return old, nil
 	})
-	lib.Def("runtime_context_clear", "runtime_context_clear(key?)", "remove one context value, or all of them", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("runtime_context_clear", "runtime_context_clear(key?: string)", "remove one context value, or all of them", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		// An explicit nil (a missing key: runtime_context_clear(cfg.key))
 		// is refused rather than read as "clear everything".
 		key, ok := a.Str(0)

@@ -1,6 +1,7 @@
 package concurrency
 
 import (
+	"slices"
 	"strings"
 	"sync"
 
@@ -16,15 +17,15 @@ import (
 // them, so the state it returns is final.
 
 func init() {
-	lib.Def("supervisor_start", "supervisor_start(children, options?)", "run [{name, run, restart?}] as supervised tasks; options {name, max_restarts}; or one dict {children, name?, max_restarts?}", supervisorStart)
-	lib.Def("supervisor_state", "supervisor_state(sup)", "{name, status, children: [{name, status, restarts}]}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("supervisor_start", "supervisor_start(children: list | dict, options?: dict | nil)", "run [{name, run, restart?}] as supervised tasks; options {name, max_restarts}; or one dict {children, name?, max_restarts?}", supervisorStart)
+	lib.Def("supervisor_state", "supervisor_state(sup) -> dict", "{name, status, children: [{name, status, restarts}]}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		s, err := supArg("supervisor_state", a)
 		if err != nil {
 			return vm.Value{}, err
 		}
 		return vm.Of(s.state()), nil
 	})
-	lib.Def("supervisor_events", "supervisor_events(sup)", "the {child, event, error?} events so far (started, restarted, completed, failed, stopped)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("supervisor_events", "supervisor_events(sup) -> list<dict>", "the {child, event, error?} events so far (started, restarted, completed, failed, stopped)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		s, err := supArg("supervisor_events", a)
 		if err != nil {
 			return vm.Value{}, err
@@ -33,7 +34,7 @@ func init() {
 		defer s.mu.Unlock()
 		return vm.Of(lib.List(lib.CopyItems(s.events))), nil
 	})
-	lib.Def("supervisor_metrics", "supervisor_metrics(sup)", "{children, running, restarts, failures}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("supervisor_metrics", "supervisor_metrics(sup) -> dict", "{children, running, restarts, failures}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		s, err := supArg("supervisor_metrics", a)
 		if err != nil {
 			return vm.Value{}, err
@@ -51,7 +52,7 @@ func init() {
 		return vm.Of(lib.DictOf("children", lib.IntOf(len(s.children)), "running", lib.IntOf(running),
 			"restarts", lib.IntOf(restarts), "failures", lib.IntOf(failures))), nil
 	})
-	lib.Def("supervisor_wait", "supervisor_wait(sup)", "wait until no child is running (each completed, failed or stopped) and return the state", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("supervisor_wait", "supervisor_wait(sup) -> dict", "wait until no child is running (each completed, failed or stopped) and return the state", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		s, err := supArg("supervisor_wait", a)
 		if err != nil {
 			return vm.Value{}, err
@@ -83,7 +84,7 @@ func init() {
 			}
 		}
 	})
-	lib.Def("supervisor_stop", "supervisor_stop(sup)", "cancel the running children, wait for them, and return the final state", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("supervisor_stop", "supervisor_stop(sup) -> dict", "cancel the running children, wait for them, and return the final state", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		s, err := supArg("supervisor_stop", a)
 		if err != nil {
 			return vm.Value{}, err
@@ -172,10 +173,21 @@ func supervisorStart(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	a = specArgs(a)
 	l, ok := a.List(0)
 	if !ok {
+		if d, isDict := a.Dict(0); isDict { // the one-dict form without `children`
+			if err := misspeltKey(d, "supervisor_start: unknown option %q%s", "name", "max_restarts", "children"); err != nil {
+				return vm.Value{}, err
+			}
+		}
 		return vm.Value{}, vm.Typef("supervisor_start: children must be a list, got %s", a.At(0).Type())
 	}
 	s := &Supervisor{name: "supervisor", owner: th, maxRestarts: 3}
+	if o := a.At(1); !o.IsNil() && o.Type() != "dict" {
+		return vm.Value{}, vm.Typef("supervisor_start: options must be a dict, got %s", o.Type())
+	}
 	if opts, ok := a.Dict(1); ok {
+		if err := misspeltKey(opts, "supervisor_start: unknown option %q%s", "name", "max_restarts", "children"); err != nil {
+			return vm.Value{}, err
+		}
 		if n, ok := opts.Get("name"); ok && !n.IsNil() {
 			s.name = vm.ToDisplay(n)
 		}
@@ -195,6 +207,9 @@ func supervisorStart(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		run, _ := d.Get("run")
 		if !run.IsValid() || !vm.IsCallable(run) {
 			return vm.Value{}, vm.Typef("supervisor_start: child %d needs a callable run, got %s", i, run.Type())
+		}
+		if err := misspeltKey(d, "supervisor_start: child "+itoa(i)+" has an unknown key %q%s", "name", "run", "restart"); err != nil {
+			return vm.Value{}, err
 		}
 		c := &supChild{name: lib.TextOr(vm.Args{lib.Get(d, "name")}, 0, ""), restart: "transient", run: run}
 		if c.name == "" || c.name == "nil" {
@@ -216,6 +231,22 @@ func supervisorStart(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		s.launch(c, "started")
 	}
 	return vm.Of(s), nil
+}
+
+// misspeltKey refuses a key of d that is a near miss of one of known
+// (`max_restart`, `restrat`): it would be ignored, and the supervisor
+// would run with the default instead. Keys unlike any known one are
+// left alone, as extra keys of a dict argument are elsewhere.
+func misspeltKey(d *vm.Dict, format string, known ...string) error {
+	for _, k := range d.Keys() {
+		if slices.Contains(known, k) {
+			continue
+		}
+		if hint := lib.DidYouMean(k, known); hint != "" {
+			return vm.Typef(format, k, hint)
+		}
+	}
+	return nil
 }
 
 func itoa(i int) string { return vm.ToDisplay(vm.IntOf(int64(i))) }

@@ -23,14 +23,14 @@ import (
 // their timeout (given plainly or as the `timeout` option) passes.
 
 func init() {
-	lib.Def("sync_mutex_acquire", "sync_mutex_acquire(key, options?)", "a permit for the mutex key (one holder at a time); options {timeout} or the timeout itself; nil on timeout", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("sync_mutex_acquire", "sync_mutex_acquire(key, options?: dict | duration | int | float | nil)", "a permit for the mutex key (one holder at a time); options {timeout} (or {timeout_ms}) or the timeout itself; nil on timeout", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		key, err := lockKey("sync_mutex_acquire", a)
 		if err != nil {
 			return vm.Value{}, err
 		}
 		return acquire(th, "sync_mutex_acquire", "mutex", key, 1, modeExclusive, a.At(1))
 	})
-	lib.Def("sync_semaphore_acquire", "sync_semaphore_acquire(key, capacity, options?)", "a permit for the semaphore key (up to capacity holders); options {timeout} or the timeout itself; nil on timeout", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("sync_semaphore_acquire", "sync_semaphore_acquire(key, capacity: int, options?: dict | duration | int | float | nil)", "a permit for the semaphore key (up to capacity holders); options {timeout} (or {timeout_ms}) or the timeout itself; nil on timeout", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		key, err := lockKey("sync_semaphore_acquire", a)
 		if err != nil {
 			return vm.Value{}, err
@@ -41,7 +41,7 @@ func init() {
 		}
 		return acquire(th, "sync_semaphore_acquire", "semaphore", key, int(n), modeExclusive, a.At(2))
 	})
-	lib.Def("sync_gate_acquire", "sync_gate_acquire(key, limit = 1, options?)", "a permit to pass the gate key (up to limit at once); options {timeout} or the timeout itself; nil on timeout", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("sync_gate_acquire", "sync_gate_acquire(key, limit: int | nil = 1, options?: dict | duration | int | float | nil)", "a permit to pass the gate key (up to limit at once); options {timeout} (or {timeout_ms}) or the timeout itself; nil on timeout", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		key, err := lockKey("sync_gate_acquire", a)
 		if err != nil {
 			return vm.Value{}, err
@@ -55,7 +55,7 @@ func init() {
 		}
 		return acquire(th, "sync_gate_acquire", "gate", key, int(n), modeExclusive, a.At(2))
 	})
-	lib.Def("sync_rwlock_acquire", "sync_rwlock_acquire(key, mode, options?)", `a "read" (shared) or "write" (exclusive) permit for the rwlock key; options {timeout} or the timeout itself; nil on timeout`, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("sync_rwlock_acquire", "sync_rwlock_acquire(key, mode: string, options?: dict | duration | int | float | nil)", `a "read" (shared) or "write" (exclusive) permit for the rwlock key; options {timeout} (or {timeout_ms}) or the timeout itself; nil on timeout`, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		key, err := lockKey("sync_rwlock_acquire", a)
 		if err != nil {
 			return vm.Value{}, err
@@ -70,14 +70,14 @@ func init() {
 		}
 		return acquire(th, "sync_rwlock_acquire", "rwlock", key, 1, mode, a.At(2))
 	})
-	lib.Def("sync_release", "sync_release(permit)", "give a permit back; false when it was already released", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("sync_release", "sync_release(permit) -> bool", "give a permit back; false when it was already released", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		p, ok := a.At(0).Object().(*Permit)
 		if !ok {
 			return vm.Value{}, vm.Typef("sync_release: expected a sync_permit, got %s", a.At(0).Type())
 		}
 		return vm.BoolOf(p.release()), nil
 	})
-	lib.Def("sync_metrics", "sync_metrics(key?)", "{acquired, released, held, waiting, timeouts} for a key, or a dict of them by key", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("sync_metrics", "sync_metrics(key?) -> dict", "{acquired, released, held, waiting, timeouts} for a key, or a dict of them by key", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		reg := syncRegistryOf(th.VM())
 		reg.mu.Lock()
 		defer reg.mu.Unlock()
@@ -127,7 +127,7 @@ func init() {
 		c.v = a.At(1)
 		return old, nil
 	})
-	lib.Def("shared_cas", "shared_cas(cell, expected, new)", "store new if the value equals expected; whether it did", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("shared_cas", "shared_cas(cell, expected, new) -> bool", "store new if the value equals expected; whether it did", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		c, err := cellArg("shared_cas", a)
 		if err != nil {
 			return vm.Value{}, err
@@ -183,7 +183,7 @@ func init() {
 		}
 		return old, nil
 	})
-	lib.Def("shared_map_delete", "shared_map_delete(m, key)", "remove key; whether it was present", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("shared_map_delete", "shared_map_delete(m, key) -> bool", "remove key; whether it was present", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		m, err := mapArg("shared_map_delete", a)
 		if err != nil {
 			return vm.Value{}, err
@@ -197,7 +197,7 @@ func init() {
 		m.d = m.d.Delete(a.Text(1))
 		return vm.True, nil
 	})
-	lib.Def("shared_map_cas", "shared_map_cas(m, key, expected, new)", "store new at key if its value equals expected (nil for absent); whether it did", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("shared_map_cas", "shared_map_cas(m, key, expected, new) -> bool", "store new at key if its value equals expected (nil for absent); whether it did", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		m, err := mapArg("shared_map_cas", a)
 		if err != nil {
 			return vm.Value{}, err
@@ -217,7 +217,7 @@ func init() {
 		m.stats.writes.Add(1)
 		return vm.True, nil
 	})
-	lib.Def("shared_map_snapshot", "shared_map_snapshot(m)", "the map's current contents as a dict", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("shared_map_snapshot", "shared_map_snapshot(m) -> dict", "the map's current contents as a dict", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		m, err := mapArg("shared_map_snapshot", a)
 		if err != nil {
 			return vm.Value{}, err
@@ -225,7 +225,7 @@ func init() {
 		m.stats.reads.Add(1)
 		return vm.Of(m.snapshot()), nil
 	})
-	lib.Def("shared_map_entries", "shared_map_entries(m)", "the map's entries as {key, value} dicts, sorted by key", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("shared_map_entries", "shared_map_entries(m) -> list", "the map's entries as {key, value} dicts, sorted by key", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		m, err := mapArg("shared_map_entries", a)
 		if err != nil {
 			return vm.Value{}, err
@@ -239,7 +239,7 @@ func init() {
 		return vm.Of(lib.List(out)), nil
 	})
 
-	lib.Def("shared_metrics", "shared_metrics(target)", "{kind, reads, writes, cas_succeeded, cas_failed} of a shared_cell, plus size for a shared_map; writes count the operations that store (every set, a delete that removed a key, a compare-and-set that succeeded)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("shared_metrics", "shared_metrics(target) -> dict", "{kind, reads, writes, cas_succeeded, cas_failed} of a shared_cell, plus size for a shared_map; writes count the operations that store (every set, a delete that removed a key, a compare-and-set that succeeded)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		switch x := a.At(0).Object().(type) {
 		case *SharedCell:
 			return vm.Of(x.stats.dict("cell", -1)), nil
@@ -248,14 +248,14 @@ func init() {
 		}
 		return vm.Value{}, vm.Typef("shared_metrics: expected a shared_cell or shared_map, got %s", a.At(0).Type())
 	})
-	lib.Def("shared_scope_id", "shared_scope_id()", "the id of the scope shared cells and maps live in (one per run: every task sees the same id)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("shared_scope_id", "shared_scope_id() -> string", "the id of the scope shared cells and maps live in (one per run: every task sees the same id)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return vm.Str(th.VM().Local(sharedScopeKey{}, func() any {
 			b := make([]byte, 8)
 			rand.Read(b)
 			return "scope_" + hex.EncodeToString(b)
 		}).(string)), nil
 	})
-	lib.Def("mailbox_open", "mailbox_open(name, capacity = 256)", "the mailbox registered under name, opened if needed", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("mailbox_open", "mailbox_open(name: string, capacity: int | nil = 256)", "the mailbox registered under name, opened if needed", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		capacity, err := capacityArg("mailbox_open", a, 1)
 		if err != nil {
 			return vm.Value{}, err
@@ -274,7 +274,7 @@ func init() {
 		reg.byName[name] = mb
 		return vm.Of(mb), nil
 	})
-	lib.Def("mailbox_lookup", "mailbox_lookup(name)", "the open mailbox registered under name, or nil", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("mailbox_lookup", "mailbox_lookup(name: string)", "the open mailbox registered under name, or nil", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		name, err := mailboxName("mailbox_lookup", a)
 		if err != nil {
 			return vm.Value{}, err
@@ -287,7 +287,7 @@ func init() {
 		}
 		return vm.Nil, nil
 	})
-	lib.Def("mailbox_send", "mailbox_send(mailbox_or_name, v)", "queue v, waiting while the mailbox is full; false when it is closed", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("mailbox_send", "mailbox_send(mailbox_or_name, v) -> bool", "queue v, waiting while the mailbox is full; false when it is closed", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		mb, err := mailboxArg(th, "mailbox_send", a)
 		if err != nil {
 			return vm.Value{}, err
@@ -326,7 +326,7 @@ func init() {
 		}
 		return v, nil
 	})
-	lib.Def("mailbox_close", "mailbox_close(mailbox_or_name)", "close the mailbox; queued messages can still be received", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("mailbox_close", "mailbox_close(mailbox_or_name) -> nil", "close the mailbox; queued messages can still be received", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		mb, err := mailboxArg(th, "mailbox_close", a)
 		if err != nil {
 			return vm.Value{}, err
@@ -334,7 +334,7 @@ func init() {
 		mb.ch.Close()
 		return vm.Nil, nil
 	})
-	lib.Def("mailbox_metrics", "mailbox_metrics(mailbox_or_name)", "{name, sent, received, queued, closed}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("mailbox_metrics", "mailbox_metrics(mailbox_or_name) -> dict", "{name, sent, received, queued, closed}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		mb, err := mailboxArg(th, "mailbox_metrics", a)
 		if err != nil {
 			return vm.Value{}, err

@@ -275,7 +275,7 @@ func init() {
 		}
 		return t.Await(th)
 	})
-	lib.Def("cancel", "cancel(handle)", "cancel a task", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("cancel", "cancel(handle) -> nil", "cancel a task", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		t, err := taskArg("cancel", a)
 		if err != nil {
 			return vm.Value{}, err
@@ -285,7 +285,7 @@ func init() {
 		}
 		return vm.Nil, nil
 	})
-	lib.Def("cancel_graceful", "cancel_graceful(handle, grace)", "ask a task to stop (is_cancelled() turns true), cancel it after grace; true when it ended in time", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("cancel_graceful", "cancel_graceful(handle, grace: duration | int | float) -> bool", "ask a task to stop (is_cancelled() turns true), cancel it after grace; true when it ended in time", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		t, err := taskArg("cancel_graceful", a)
 		if err != nil {
 			return vm.Value{}, err
@@ -424,17 +424,29 @@ func acquireTimeout(name string, v vm.Value) (time.Duration, error) {
 
 // timeoutOption reads the `timeout` of builtin name's options dict d,
 // as waitTimeout does; without one it waits as long as it takes.
+// `timeout_ms` is the same option under the name the library's other
+// waits give it (HTTP options, `__io_read_line`): a number of
+// milliseconds, or a duration.
 func timeoutOption(name string, d *vm.Dict) (time.Duration, error) {
 	for _, k := range d.Keys() {
-		if k != "timeout" { // a misspelt timeout would otherwise wait for ever
-			hint := lib.DidYouMean(k, []string{"timeout"})
+		if k != "timeout" && k != "timeout_ms" { // a misspelt timeout would otherwise wait for ever
+			hint := lib.DidYouMean(k, []string{"timeout", "timeout_ms"})
 			if hint == "" {
-				hint = " (the only option is timeout)"
+				hint = " (the options are timeout and timeout_ms)"
 			}
 			return 0, vm.Typef("%s: unknown option %q%s", name, k, hint)
 		}
 	}
 	t, ok := d.Get("timeout")
+	if ms, both := d.Get("timeout_ms"); both {
+		if ok {
+			return 0, vm.Typef("%s: give timeout or timeout_ms, not both", name)
+		}
+		if _, num := lib.WaitDuration(ms); !num && !ms.IsNil() {
+			return 0, vm.Typef("%s: timeout_ms must be a number of milliseconds, got %s", name, ms.Type())
+		}
+		t, ok = ms, true
+	}
 	if !ok {
 		return -1, nil
 	}

@@ -52,7 +52,10 @@ func TestTimeoutOptionRefusesUnknownKeys(t *testing.T) {
 		{vm.NewDict(), ""},
 		{vm.NewDict().Set("timeout", vm.IntOf(5)), ""},
 		{vm.NewDict().Set("timout", vm.IntOf(5)), `sync_mutex_acquire: unknown option "timout" (did you mean "timeout"?)`},
-		{vm.NewDict().Set("wait", vm.IntOf(5)), `sync_mutex_acquire: unknown option "wait" (the only option is timeout)`},
+		{vm.NewDict().Set("wait", vm.IntOf(5)), `sync_mutex_acquire: unknown option "wait" (the options are timeout and timeout_ms)`},
+		{vm.NewDict().Set("timeout_ms", vm.IntOf(5)), ""},
+		{vm.NewDict().Set("timeout_ms", vm.Str("5")), `sync_mutex_acquire: timeout_ms must be a number of milliseconds, got string`},
+		{vm.NewDict().Set("timeout", vm.IntOf(5)).Set("timeout_ms", vm.IntOf(5)), `sync_mutex_acquire: give timeout or timeout_ms, not both`},
 	} {
 		_, err := timeoutOption("sync_mutex_acquire", c.opts)
 		switch {
