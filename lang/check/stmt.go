@@ -814,6 +814,16 @@ func immutableKeyword(k resolve.Kind) string {
 }
 
 func (c *checker) assign(s *syntax.AssignStmt) {
+	if id, ok := s.Target.(*syntax.Ident); ok && s.Op == "=" {
+		// `f = { x -> … }` into a binding annotated `fn(int) -> …`: the
+		// closure's parameters take the declared types, as in the
+		// binding's initializer (docs/spec/newer.md §3.1)
+		if ref := c.info.Refs[id]; ref != nil && ref.Binding != nil {
+			if v := c.vars[ref.Binding]; v != nil && v.annotated && v.checked {
+				c.expectFn(s.Value, v.t)
+			}
+		}
+	}
 	vt := c.expr(s.Value)
 	if m, ok := s.Target.(*syntax.MemberExpr); ok && !m.Optional {
 		if rt := c.quietType(m.X); rt != nil {
