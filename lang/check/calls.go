@@ -598,7 +598,7 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 				return tupleList(tp, widenAll(args))
 			}
 		}
-		if t := c.builtinMethodResult(e, recv); t != nil {
+		if t := c.builtinMethodResult(e, recv, args); t != nil {
 			return t
 		}
 		// a capability method's descriptor may state its result
