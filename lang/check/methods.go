@@ -10,8 +10,9 @@ import (
 // arguments' values (docs/spec/builtins.md §2–3): a call with the arity
 // its signature allows always gives one (a lenient call with too few
 // arguments may give nil instead, so it stays any). Methods whose result
-// may be nil (`first`, `find`, `char_at`, `max`) or mixes numbers
-// (`sum`) are left out: the checker gives a type only where it is sure.
+// may be nil (`first`, `find`, `char_at`, `max`) are left out, and `sum`
+// is typed only for a list of ints or of floats: the checker gives a type
+// only where it is sure.
 var (
 	stringMethodResults = map[string]types.Type{
 		"upper": types.String, "lower": types.String, "to_upper": types.String, "to_lower": types.String,
@@ -81,6 +82,16 @@ func (c *checker) builtinMethodResult(e *syntax.MethodCall, recv types.Type, arg
 		}
 		if e.Name == "map" && len(e.Args) == 1 {
 			t = c.mappedList(e.Args[0], args[0])
+		}
+		if e.Name == "sum" && len(e.Args) == 0 {
+			// numbers only, int unless a float is seen (docs/spec/builtins.md
+			// §3.6): a list<int> sums to an int, a list<float> to a float
+			switch types.Widen(r.Elem) {
+			case types.Int:
+				t = types.Int
+			case types.Float:
+				t = types.Float
+			}
 		}
 		if e.Name == "flat_map" && len(e.Args) == 1 {
 			t = c.flatMappedList(e.Args[0])
