@@ -358,6 +358,11 @@ func (c *checker) let(s *syntax.LetStmt) {
 	vt := c.expr(s.Value)
 	switch p := s.Pattern.(type) {
 	case *syntax.IdentPattern:
+		if call, ok := s.Value.(*syntax.CallExpr); ok && isTypeOfCall(call) {
+			if b := c.binding(p, p.Name); c.neverReassigned(b) {
+				c.kindOf[b] = call
+			}
+		}
 		var v *variable
 		if s.Type != nil {
 			c.annotation(s.Type, nil, nil)
