@@ -109,8 +109,7 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 			return t
 		}
 		c.expr(e.F)
-		c.pipeArgument(e, xt)
-		return types.Any
+		return c.pipeArgument(e, xt)
 	case *syntax.MemberExpr:
 		return c.member(e)
 	case *syntax.IndexExpr:
