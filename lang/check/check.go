@@ -1154,7 +1154,7 @@ func show(t, expected types.Type) string {
 		}
 		return strings.Join(parts, " | ")
 	}
-	return shown(t, expected).String()
+	return types.WithHoles(shown(t, expected)).String()
 }
 
 // halfResult reports a Result one side of which is unknown (a bare
