@@ -819,14 +819,12 @@ func immutableKeyword(k resolve.Kind) string {
 }
 
 func (c *checker) assign(s *syntax.AssignStmt) {
-	if id, ok := s.Target.(*syntax.Ident); ok && s.Op == "=" {
-		// `f = { x -> … }` into a binding annotated `fn(int) -> …`: the
-		// closure's parameters take the declared types, as in the
-		// binding's initializer (docs/spec/newer.md §3.1)
-		if ref := c.info.Refs[id]; ref != nil && ref.Binding != nil {
-			if v := c.vars[ref.Binding]; v != nil && v.annotated && v.checked {
-				c.expectFn(s.Value, v.t)
-			}
+	if _, ok := s.Value.(*syntax.ClosureLit); ok && s.Op == "=" {
+		// `f = { x -> … }` into a binding, field or element declared
+		// `fn(int) -> …`: the closure's parameters take the declared
+		// types, as in an initializer (docs/spec/newer.md §3.1)
+		if want := c.writeTarget(s.Target); want != nil && concrete(want) {
+			c.expectFn(s.Value, want)
 		}
 	}
 	vt := c.expr(s.Value)
@@ -1006,6 +1004,56 @@ func (c *checker) elementWrite(ix *syntax.IndexExpr, value syntax.Expr, vt types
 		context = "assignment to " + strings.TrimSuffix(what, " of") + " of a collection"
 	}
 	c.mismatch(value, context, elem, vt)
+}
+
+// writeTarget is the type the program declared for the target of an
+// assignment: an annotated binding's, a declared struct or shape field's
+// (also through an index), a declared list's element or dict's value;
+// nil when none is known.
+func (c *checker) writeTarget(x syntax.Expr) types.Type {
+	switch e := x.(type) {
+	case *syntax.Ident:
+		if ref := c.info.Refs[e]; ref != nil && ref.Binding != nil {
+			if v := c.vars[ref.Binding]; v != nil && v.annotated && v.checked {
+				return v.t
+			}
+		}
+	case *syntax.MemberExpr:
+		if e.Optional {
+			return nil
+		}
+		rt := c.writtenType(e.X)
+		if rt == nil {
+			return nil
+		}
+		switch r := types.Underlying(types.RemoveNil(rt)).(type) {
+		case *types.Named:
+			if r.Decl.Kind == types.StructDecl {
+				if f, ok := fieldNamed(types.StructFields(r), e.Name); ok {
+					return f.Type
+				}
+			}
+		case *types.Shape:
+			if f, ok := r.Field(e.Name); ok && c.shapePath(e.X) {
+				return f.Type
+			}
+		case *types.Dict:
+			if c.shapePath(e.X) {
+				return r.Value
+			}
+		}
+	case *syntax.IndexExpr:
+		if e.Optional {
+			return nil
+		}
+		switch r := types.Underlying(types.RemoveNil(c.writtenType(e.X))).(type) {
+		case *types.List:
+			return r.Elem
+		case *types.Dict:
+			return r.Value
+		}
+	}
+	return nil
 }
 
 // dictMemberWrite checks `d.k = v` into a `dict<K, V>` the program
