@@ -111,40 +111,53 @@ func (c *checker) structCall(d *types.Decl, args []syntax.Expr, at syntax.Pos) t
 
 // pipeArgument checks the left side of `x |> f`, f a non-generic function
 // of the file or one an import binds (by name, or `ns.f`), as the first
-// argument of a call `f(x)`.
-func (c *checker) pipeArgument(e *syntax.PipeExpr, xt types.Type) {
+// argument of a call `f(x)`. It returns the type of the pipe: the result
+// such a function declares (`-> int`), or that a builtin's descriptor
+// states (`"a" |> upper` is a string), as `f(x)` has; any otherwise.
+func (c *checker) pipeArgument(e *syntax.PipeExpr, xt types.Type) types.Type {
 	var imp *importedFn
 	switch f := e.F.(type) {
 	case *syntax.Ident:
 		ref := c.info.Refs[f]
+		if ref != nil && ref.Scope == resolve.Universal {
+			if sig, ok := c.librarySig("", f.Name); ok && sig.result != nil && sig.min <= 1 {
+				return sig.result
+			}
+			return types.Any
+		}
 		if ref == nil || ref.Binding == nil || ref.Scope == resolve.Hidden ||
 			c.multiDecl[ref.Binding.Name] && ref.Binding.Scope == resolve.Global {
-			return
+			return types.Any
 		}
 		if ref.Binding.Kind == resolve.KImport && c.importRef(ref, false) {
 			imp = c.imported("", f.Name)
 			break
 		}
 		if ref.Binding.Kind != resolve.KFn {
-			return
+			return types.Any
 		}
 		fn, ok := ref.Binding.Decl.(*syntax.FnDecl)
 		if !ok || len(fn.TypeParams) > 0 || len(fn.Params) == 0 {
-			return
+			return types.Any
 		}
-		c.arguments([]syntax.Expr{e.X}, []types.Type{xt}, c.sig(fn), nil)
-		return
+		sig := c.sig(fn)
+		c.arguments([]syntax.Expr{e.X}, []types.Type{xt}, sig, nil)
+		if fn.Return != nil && known(sig.Return) && concrete(sig.Return) {
+			return sig.Return
+		}
+		return types.Any
 	case *syntax.MemberExpr:
 		id, ok := f.X.(*syntax.Ident)
 		if !ok || f.Optional || c.multiDecl[id.Name] || !c.importRef(c.info.Refs[id], true) {
-			return
+			return types.Any
 		}
 		imp = c.imported(id.Name, f.Name)
 	}
 	if imp == nil || len(imp.sig.TypeParams) > 0 || len(imp.sig.Params) == 0 {
-		return
+		return types.Any
 	}
 	c.arguments([]syntax.Expr{e.X}, []types.Type{xt}, imp.sig, nil)
+	return types.Any
 }
 
 func (c *checker) callFn(e *syntax.CallExpr, fn *syntax.FnDecl, args []types.Type) types.Type {
@@ -598,7 +611,7 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 				return tupleList(tp, widenAll(args))
 			}
 		}
-		if t := c.builtinMethodResult(e, recv); t != nil {
+		if t := c.builtinMethodResult(e, recv, args); t != nil {
 			return t
 		}
 		// a capability method's descriptor may state its result

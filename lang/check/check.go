@@ -91,6 +91,7 @@ func File(f *syntax.File, info *resolve.Info, opts Options) diag.List {
 		branches:    map[syntax.Expr][]types.Type{},
 		paramHints:  map[*syntax.ClosureLit]paramHint{},
 		tails:       map[*syntax.ClosureLit]types.Type{},
+		kindOf:      map[*resolve.Binding]*syntax.CallExpr{},
 		libSigs:     map[libKey]signature{},
 		complete:    map[*syntax.MatchExpr]bool{},
 		broken:      map[*syntax.WhileStmt]bool{},
@@ -120,7 +121,11 @@ type checker struct {
 	// tails holds the tail value type of unannotated closures whose
 	// body has no `return`: what a call gives back, for inferring a
 	// generic function's type parameters from a callback (instantiate).
-	tails     map[*syntax.ClosureLit]types.Type
+	tails map[*syntax.ClosureLit]types.Type
+	// kindOf holds the `type_of(v)` call a binding no assignment names
+	// was initialised with (`let t = type_of(v)`): a test of the binding
+	// is a test of the call (kindCall).
+	kindOf    map[*resolve.Binding]*syntax.CallExpr
 	file      *syntax.File
 	info      *resolve.Info
 	env       *types.Env
@@ -1149,7 +1154,7 @@ func show(t, expected types.Type) string {
 		}
 		return strings.Join(parts, " | ")
 	}
-	return shown(t, expected).String()
+	return types.WithHoles(shown(t, expected)).String()
 }
 
 // halfResult reports a Result one side of which is unknown (a bare

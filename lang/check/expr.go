@@ -109,8 +109,7 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 			return t
 		}
 		c.expr(e.F)
-		c.pipeArgument(e, xt)
-		return types.Any
+		return c.pipeArgument(e, xt)
 	case *syntax.MemberExpr:
 		return c.member(e)
 	case *syntax.IndexExpr:
@@ -160,6 +159,28 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 		if r, ok := types.Underlying(t).(*types.Result); ok {
 			c.propagate(r.Err, e.At)
 			return r.Ok
+		}
+		if u, ok := types.Underlying(types.RemoveNil(t)).(*types.Union); ok {
+			// a union of Results (`flag ? parse(s) : Err(5)`, a function
+			// declared `-> Result<int, A> | Result<int, B>`): each member's
+			// error may be returned early
+			var oks []types.Type
+			for _, m := range u.Types {
+				r, ok := types.Underlying(m).(*types.Result)
+				if !ok {
+					oks = nil
+					break
+				}
+				c.propagate(r.Err, e.At)
+				oks = append(oks, r.Ok)
+			}
+			if oks != nil {
+				return types.NewUnion(oks...)
+			}
+		} else if r, ok := types.Underlying(types.RemoveNil(t)).(*types.Result); ok {
+			// a Result that may be nil (`rs[0]?`, `-> Result<int, E>?`):
+			// its error may be returned early
+			c.propagate(r.Err, e.At)
 		}
 		c.propagate(types.Any, e.At)
 		return types.Any

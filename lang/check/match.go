@@ -52,7 +52,7 @@ func (c *checker) match(e *syntax.MatchExpr) types.Type {
 			c.narrowFor(&syntax.BinaryExpr{Op: "==", X: e.X, Y: k}, false)
 		}
 		if arm.Guard == nil {
-			kinds = append(kinds, kindPatterns(e.X, arm)...)
+			kinds = append(kinds, c.kindPatterns(e.X, arm)...)
 		}
 		if nilDone {
 			c.narrowFor(&syntax.BinaryExpr{Op: "!=", X: e.X, Y: &syntax.NilLit{}}, true)
@@ -208,8 +208,8 @@ func (c *checker) kindArm(subject syntax.Expr, arm *syntax.MatchArm) {
 // its patterns are all string literals: the arms after it see v as a
 // value of none of them, as the false branch of `type_of(v) == "int"`
 // does (docs/spec/newer.md §3.7).
-func kindPatterns(subject syntax.Expr, arm *syntax.MatchArm) []syntax.Expr {
-	if ce, ok := subject.(*syntax.CallExpr); !ok || ce.Fn.Name != "type_of" {
+func (c *checker) kindPatterns(subject syntax.Expr, arm *syntax.MatchArm) []syntax.Expr {
+	if _, ok := c.kindCall(subject); !ok {
 		return nil
 	}
 	for _, p := range arm.Patterns {

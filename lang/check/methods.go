@@ -1,6 +1,7 @@
 package check
 
 import (
+	"github.com/harnlang/harn/lang/resolve"
 	"github.com/harnlang/harn/lang/syntax"
 	"github.com/harnlang/harn/lang/types"
 )
@@ -9,8 +10,9 @@ import (
 // arguments' values (docs/spec/builtins.md §2–3): a call with the arity
 // its signature allows always gives one (a lenient call with too few
 // arguments may give nil instead, so it stays any). Methods whose result
-// may be nil (`first`, `find`, `char_at`, `max`) or mixes numbers
-// (`sum`) are left out: the checker gives a type only where it is sure.
+// may be nil (`first`, `find`, `char_at`, `max`) are left out, and `sum`
+// is typed only for a list of ints or of floats: the checker gives a type
+// only where it is sure.
 var (
 	stringMethodResults = map[string]types.Type{
 		"upper": types.String, "lower": types.String, "to_upper": types.String, "to_lower": types.String,
@@ -49,7 +51,7 @@ var anyList = &types.List{Elem: types.Any}
 // string or list receiver whose builtin method has a certain result
 // (`"a".upper()` is a string, `xs.count()` an int, `s.split(",")` a
 // list<string>, `xs.sorted()` xs's own list type), or nil.
-func (c *checker) builtinMethodResult(e *syntax.MethodCall, recv types.Type) types.Type {
+func (c *checker) builtinMethodResult(e *syntax.MethodCall, recv types.Type, args []types.Type) types.Type {
 	if c.lib == nil || hasSpread(e.Args) {
 		return nil
 	}
@@ -79,7 +81,24 @@ func (c *checker) builtinMethodResult(e *syntax.MethodCall, recv types.Type) typ
 			t = &types.List{Elem: r.Elem} // list<any> for a list of unknown elements
 		}
 		if e.Name == "map" && len(e.Args) == 1 {
-			t = c.mappedList(e.Args[0])
+			t = c.mappedList(e.Args[0], args[0])
+		}
+		if e.Name == "sum" && len(e.Args) == 0 {
+			// numbers only, int unless a float is seen (docs/spec/builtins.md
+			// §3.6): a list<int> sums to an int, a list<float> to a float
+			switch types.Widen(r.Elem) {
+			case types.Int:
+				t = types.Int
+			case types.Float:
+				t = types.Float
+			}
+		}
+		if e.Name == "flat_map" && len(e.Args) == 1 {
+			t = c.flatMappedList(e.Args[0])
+		}
+		if (e.Name == "appending" || e.Name == "push") && len(e.Args) == 1 && known(r.Elem) && known(args[0]) {
+			// a copy with one more element (docs/spec/builtins.md §3.6)
+			t = &types.List{Elem: types.NewUnion(types.Widen(r.Elem), types.Widen(args[0]))}
 		}
 	}
 	if t == nil {
@@ -98,10 +117,63 @@ func (c *checker) builtinMethodResult(e *syntax.MethodCall, recv types.Type) typ
 // any otherwise. A nil the checker inferred in it (an index read
 // `row[j]`, a builtin's `T?` result) is left out, as it is where such a
 // value goes directly (nil safety watches declared types only).
-func (c *checker) mappedList(f syntax.Expr) types.Type {
+//
+// A function value whose result the program declared (a function of the
+// file named directly, a closure literal with `-> R`, a builtin whose
+// descriptor states its result, such as `to_string`) gives a list of
+// that result: `xs.map(describe)` with `fn describe(n: int) -> string`
+// is a list<string>. A builtin's nilable result loses its nil as an
+// inferred one does; a declared `-> T?` keeps it.
+func (c *checker) mappedList(f syntax.Expr, ft types.Type) types.Type {
 	if cl, ok := f.(*syntax.ClosureLit); ok && cl.Return == nil {
 		if tail, ok := c.tails[cl]; ok && known(tail) && concrete(tail) {
 			if elem := types.RemoveNil(tail); elem != types.Never {
+				return &types.List{Elem: types.Widen(elem)}
+			}
+		}
+		return anyList
+	}
+	if id, ok := f.(*syntax.Ident); ok {
+		if ref := c.info.Refs[id]; ref != nil && ref.Scope == resolve.Universal {
+			// a builtin named as a value: its descriptor's result
+			if sig, ok := c.librarySig("", id.Name); ok && sig.result != nil && sig.min <= 1 && known(sig.result) && concrete(sig.result) {
+				if elem := types.RemoveNil(sig.result); elem != types.Never {
+					return &types.List{Elem: elem}
+				}
+			}
+			return anyList
+		}
+	}
+	fn, ok := ft.(*types.Func)
+	if !ok || len(fn.TypeParams) > 0 || !known(fn.Return) || !concrete(fn.Return) || fn.Return == types.Never {
+		return anyList
+	}
+	switch f := f.(type) {
+	case *syntax.ClosureLit:
+		return &types.List{Elem: fn.Return}
+	case *syntax.Ident:
+		ref := c.info.Refs[f]
+		if ref == nil || ref.Binding == nil || c.multiDecl[f.Name] {
+			return anyList
+		}
+		if fd, ok := ref.Binding.Decl.(*syntax.FnDecl); ok && ref.Binding.Kind == resolve.KFn {
+			if fd.Return != nil {
+				return &types.List{Elem: fn.Return}
+			}
+			return anyList
+		}
+	}
+	return anyList
+}
+
+// flatMappedList is the result of `xs.flat_map(f)` for a closure literal
+// f without `return` whose last expression is a list of known elements:
+// a list of those (`xs.flat_map({ x -> [x, x * 2] })` of a list<int> is
+// a list<int>); a list of any otherwise.
+func (c *checker) flatMappedList(f syntax.Expr) types.Type {
+	if cl, ok := f.(*syntax.ClosureLit); ok && cl.Return == nil {
+		if tail, ok := c.tails[cl].(*types.List); ok && known(tail.Elem) && concrete(tail.Elem) {
+			if elem := types.RemoveNil(tail.Elem); elem != types.Never {
 				return &types.List{Elem: types.Widen(elem)}
 			}
 		}

@@ -111,9 +111,9 @@ func (c *checker) typeOfFact(e *syntax.BinaryExpr) (fact, bool) {
 	if _, ok := call.(*syntax.StringLit); ok {
 		call, lit = lit, call
 	}
-	ce, ok := call.(*syntax.CallExpr)
+	ce, ok := c.kindCall(call)
 	sl, ok2 := lit.(*syntax.StringLit)
-	if !ok || !ok2 || ce.Fn.Name != "type_of" || len(ce.Args) != 1 {
+	if !ok || !ok2 {
 		return fact{}, false
 	}
 	path, b := c.pathKey(ce.Args[0])
@@ -125,6 +125,37 @@ func (c *checker) typeOfFact(e *syntax.BinaryExpr) (fact, bool) {
 		t = types.Any
 	}
 	return fact{key: narrowKey{b, path}, to: t, kind: sl.Value}, true
+}
+
+// kindCall is the `type_of(v)` call x is, directly or as a binding no
+// assignment names that holds it (`let t = type_of(v)`, then `t ==
+// "string"` or `match t { … }`), when v's binding is not reassigned
+// either, so that the kind read then is still v's.
+func (c *checker) kindCall(x syntax.Expr) (*syntax.CallExpr, bool) {
+	if id, ok := x.(*syntax.Ident); ok {
+		ref := c.info.Refs[id]
+		if ref == nil || ref.Binding == nil || c.kindOf[ref.Binding] == nil || !c.neverReassigned(ref.Binding) {
+			return nil, false
+		}
+		x = c.kindOf[ref.Binding]
+		if _, b := c.pathKey(x.(*syntax.CallExpr).Args[0]); b == nil || b.Reassign {
+			return nil, false
+		}
+	}
+	ce, ok := x.(*syntax.CallExpr)
+	if !ok || !isTypeOfCall(ce) {
+		return nil, false
+	}
+	return ce, true
+}
+
+// isTypeOfCall reports a call `type_of(x)` with one plain argument.
+func isTypeOfCall(ce *syntax.CallExpr) bool {
+	if ce.Fn.Name != "type_of" || len(ce.Args) != 1 {
+		return false
+	}
+	_, spread := ce.Args[0].(*syntax.SpreadExpr)
+	return !spread
 }
 
 func (c *checker) narrowedType(x syntax.Expr) (types.Type, bool) {
@@ -490,6 +521,12 @@ func (c *checker) pathTypes(cond syntax.Expr, out map[narrowKey]types.Type) {
 		if path, b := c.pathKey(e); b != nil {
 			if t := c.quietType(e); t != nil {
 				out[narrowKey{b, path}] = t
+			}
+		}
+		if id, ok := e.(*syntax.Ident); ok {
+			// `t == "int"` with `let t = type_of(v)` tests v
+			if ce, ok := c.kindCall(id); ok {
+				c.pathTypes(ce.Args[0], out)
 			}
 		}
 	}

@@ -337,6 +337,16 @@ func (c *checker) hasConstKeys(x syntax.Expr) bool {
 // annotated binding or parameter, at a call of a function declared to
 // return it, or at a `pick` projection.
 func (c *checker) shapePath(x syntax.Expr) bool {
+	switch e := x.(type) {
+	case *syntax.IndexExpr:
+		// an element of a declared container is declared with it
+		// (`us[0]` of `us: list<User>`)
+		return !e.Optional && c.shapePath(e.X)
+	case *syntax.MemberExpr:
+		if !e.Optional && throughIndex(e.X) {
+			return c.shapePath(e.X)
+		}
+	}
 	if c.declaredPath(x) {
 		return true
 	}

@@ -360,6 +360,11 @@ func (c *checker) let(s *syntax.LetStmt) {
 	vt := c.expr(s.Value)
 	switch p := s.Pattern.(type) {
 	case *syntax.IdentPattern:
+		if call, ok := s.Value.(*syntax.CallExpr); ok && isTypeOfCall(call) {
+			if b := c.binding(p, p.Name); c.neverReassigned(b) {
+				c.kindOf[b] = call
+			}
+		}
 		var v *variable
 		if s.Type != nil {
 			c.annotation(s.Type, nil, nil)
@@ -816,14 +821,28 @@ func immutableKeyword(k resolve.Kind) string {
 }
 
 func (c *checker) assign(s *syntax.AssignStmt) {
+	if _, ok := s.Value.(*syntax.ClosureLit); ok && s.Op == "=" {
+		// `f = { x -> … }` into a binding, field or element declared
+		// `fn(int) -> …`: the closure's parameters take the declared
+		// types, as in an initializer (docs/spec/newer.md §3.1)
+		if want := c.writeTarget(s.Target); want != nil && concrete(want) {
+			c.expectFn(s.Value, want)
+		}
+	}
 	vt := c.expr(s.Value)
 	if m, ok := s.Target.(*syntax.MemberExpr); ok && !m.Optional {
-		if rt := c.quietType(m.X); rt != nil {
+		if rt := c.writtenType(m.X); rt != nil {
+			if base := types.RemoveNil(rt); base != types.Never {
+				// writing a field of nil fails, so `ps[0].x = v` of a
+				// `list<P>` writes P's field (as reading it reads it)
+				rt = base
+			}
 			c.shapeField(m.X, rt, m.Name, m.At)
 			c.structFieldWrite(rt, m.Name, m.At)
 			if s.Op == "=" {
 				c.structFieldValue(rt, m.Name, s.Value, vt)
 				c.shapeFieldValue(m.X, rt, m.Name, s.Value, vt)
+				c.dictMemberWrite(m, rt, s.Value, vt)
 			}
 		}
 	}
@@ -989,19 +1008,117 @@ func (c *checker) elementWrite(ix *syntax.IndexExpr, value syntax.Expr, vt types
 	c.mismatch(value, context, elem, vt)
 }
 
+// writeTarget is the type the program declared for the target of an
+// assignment: an annotated binding's, a declared struct or shape field's
+// (also through an index), a declared list's element or dict's value;
+// nil when none is known.
+func (c *checker) writeTarget(x syntax.Expr) types.Type {
+	switch e := x.(type) {
+	case *syntax.Ident:
+		if ref := c.info.Refs[e]; ref != nil && ref.Binding != nil {
+			if v := c.vars[ref.Binding]; v != nil && v.annotated && v.checked {
+				return v.t
+			}
+		}
+	case *syntax.MemberExpr:
+		if e.Optional {
+			return nil
+		}
+		rt := c.writtenType(e.X)
+		if rt == nil {
+			return nil
+		}
+		switch r := types.Underlying(types.RemoveNil(rt)).(type) {
+		case *types.Named:
+			if r.Decl.Kind == types.StructDecl {
+				if f, ok := fieldNamed(types.StructFields(r), e.Name); ok {
+					return f.Type
+				}
+			}
+		case *types.Shape:
+			if f, ok := r.Field(e.Name); ok && c.shapePath(e.X) {
+				return f.Type
+			}
+		case *types.Dict:
+			if c.shapePath(e.X) {
+				return r.Value
+			}
+		}
+	case *syntax.IndexExpr:
+		if e.Optional {
+			return nil
+		}
+		switch r := types.Underlying(types.RemoveNil(c.writtenType(e.X))).(type) {
+		case *types.List:
+			return r.Elem
+		case *types.Dict:
+			return r.Value
+		}
+	}
+	return nil
+}
+
+// dictMemberWrite checks `d.k = v` into a `dict<K, V>` the program
+// declared: `d.k` is `d["k"]` (docs/spec/language.md §6.7), so the value
+// must fit V as elementWrite's does.
+func (c *checker) dictMemberWrite(m *syntax.MemberExpr, rt types.Type, value syntax.Expr, vt types.Type) {
+	d, ok := types.Underlying(rt).(*types.Dict)
+	if !ok || !known(d.Value) || !known(vt) || !c.shapePath(m.X) || c.fits(value, vt, d.Value) {
+		return
+	}
+	context := "assignment to a value of a collection"
+	if name := pathText(m.X, ""); name != "" {
+		context = "assignment to a value of `" + name + "`"
+	}
+	c.mismatch(value, context, d.Value, vt)
+}
+
 // writtenType is the type of a path that may index into collections
-// (`grid[0]` of a `list<list<int>>` is a `list<int>?`), without
-// diagnostics; nil when unknown.
+// (`grid[0]` of a `list<list<int>>` is a `list<int>?`, `ps[0].tags` of a
+// `list<P>` P's field), without diagnostics; nil when unknown.
 func (c *checker) writtenType(x syntax.Expr) types.Type {
-	ix, ok := x.(*syntax.IndexExpr)
-	if !ok {
-		return c.quietType(x)
+	switch e := x.(type) {
+	case *syntax.IndexExpr:
+		if e.Optional {
+			return nil
+		}
+		t := c.writtenType(e.X)
+		if t == nil {
+			return nil
+		}
+		return indexType(types.RemoveNil(t))
+	case *syntax.MemberExpr:
+		if e.Optional || !throughIndex(e.X) {
+			break
+		}
+		t := c.writtenType(e.X)
+		if t == nil {
+			return nil
+		}
+		saved, seen := c.diags, c.seen
+		c.seen = map[string]bool{}
+		t = c.memberType(types.RemoveNil(t), e.Name, e.At)
+		c.diags, c.seen = saved, seen
+		return t
 	}
-	t := c.writtenType(ix.X)
-	if t == nil {
-		return nil
+	return c.quietType(x)
+}
+
+// throughIndex reports a path of property reads that indexes on the way
+// (`ps[0]`, `d["a"].items`).
+func throughIndex(x syntax.Expr) bool {
+	for {
+		switch e := x.(type) {
+		case *syntax.IndexExpr:
+			return true
+		case *syntax.MemberExpr:
+			x = e.X
+		case *syntax.NonNilExpr:
+			x = e.X
+		default:
+			return false
+		}
 	}
-	return indexType(types.RemoveNil(t))
 }
 
 // narrowPath narrows `obj.f` to its type without nil after `obj.f = v`
