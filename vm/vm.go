@@ -174,6 +174,11 @@ func (v *VM) Interrupt() {
 	v.stopOnce.Do(func() { close(v.stop) })
 }
 
+// Stopping reports whether the run is ending (Interrupt: Ctrl-C, or exit
+// in a task): code that is about to start work checks it and does not
+// begin.
+func (v *VM) Stopping() bool { return v.interrupt.Load() }
+
 func (v *VM) impl(structName, method string) *Closure {
 	v.implMu.RLock()
 	defer v.implMu.RUnlock()

@@ -176,6 +176,9 @@ func iterableItems(th *vm.Thread, v vm.Value) (items []vm.Value, ok bool, err er
 // a branch past the first max_concurrent, let in by one that ended,
 // queues as usual, as a task waiting for a free slot would be woken.
 func (p *parallelRun) startMore(next bool) {
+	if p.parent.VM().Stopping() {
+		p.halted = true // the run is ending (Ctrl-C, exit): no more branches
+	}
 	if !p.halted && (!p.failed || p.limit == p.n) && p.queued == 0 && p.started < p.n && p.started-p.finished < p.limit {
 		i := p.started
 		p.started++
@@ -264,7 +267,7 @@ func (p *parallelRun) branchDone(t *Task) {
 		p.queue = append(p.queue, r)
 	}
 	p.startMore(false)
-	if p.finished == p.started && (p.started == p.n || p.failed) {
+	if p.finished == p.started && (p.started == p.n || p.failed || p.halted) {
 		p.parent.VM().WakeAll(p.allDone)
 	}
 	if p.stream {

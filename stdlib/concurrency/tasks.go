@@ -194,9 +194,15 @@ func (t *Task) RunTask(th *vm.Thread) bool {
 		t.onStart(t)
 	}
 	var err error
-	if stopped {
+	switch {
+	case stopped:
 		err = vm.Cancelled()
-	} else {
+	case th.VM().Stopping():
+		// the run is ending (Ctrl-C, exit in another task): a task that
+		// had not begun does not begin, as the run would stop it at its
+		// first instruction
+		err = vm.Interrupted()
+	default:
 		t.result, err = th.CallPlain(t.fn, t.args)
 	}
 	th.EndChildren()
