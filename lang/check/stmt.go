@@ -1107,18 +1107,8 @@ func (c *checker) writtenType(x syntax.Expr) types.Type {
 // throughIndex reports a path of property reads that indexes on the way
 // (`ps[0]`, `d["a"].items`).
 func throughIndex(x syntax.Expr) bool {
-	for {
-		switch e := x.(type) {
-		case *syntax.IndexExpr:
-			return true
-		case *syntax.MemberExpr:
-			x = e.X
-		case *syntax.NonNilExpr:
-			x = e.X
-		default:
-			return false
-		}
-	}
+	_, ok := pathRoot(x).(*syntax.IndexExpr)
+	return ok
 }
 
 // narrowPath narrows `obj.f` to its type without nil after `obj.f = v`

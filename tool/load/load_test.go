@@ -166,20 +166,21 @@ fn main(harness: Harness) {
 	}
 }
 
-// TestMissingHelperModuleIsShownAtTheImport: a registry script whose
-// helper module cannot be loaded fails as harn run reports it — the
-// message, then the import's location and the help line (docs/modules.md,
-// "Load failures") — not as a bare message line.
-func TestMissingHelperModuleIsShownAtTheImport(t *testing.T) {
-	dir := t.TempDir()
+// loadWithHelpers writes the helper modules (name → source) under
+// dir/helpers and a registry script importing `label` from
+// helpers/<imported>, loads the script and returns its load failure.
+func loadWithHelpers(t *testing.T, dir string, helpers map[string]string, imported string) *Error {
+	t.Helper()
 	if err := os.MkdirAll(filepath.Join(dir, "helpers"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "helpers", "fmt.harn"), []byte("pub fn label(id) { return \"w\" }\n"), 0o600); err != nil {
-		t.Fatal(err)
+	for name, body := range helpers {
+		if err := os.WriteFile(filepath.Join(dir, "helpers", name), []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
 	}
-	path := filepath.Join(dir, "reg.harn")
-	src := "import { tool_registry_from } from \"std/tools\"\nimport { label } from \"helpers/fmtx\"\n\nfn main(harness: Harness) {\n" +
+	path := filepath.Join(dir, "reg_"+imported+".harn")
+	src := "import { tool_registry_from } from \"std/tools\"\nimport { label } from \"helpers/" + imported + "\"\n\nfn main(harness: Harness) {\n" +
 		"  harness.tools.mcp_tools(tool_registry_from([{name: \"t\", handler: {x -> label(1)}}]))\n}\n"
 	if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
 		t.Fatal(err)
@@ -187,13 +188,22 @@ func TestMissingHelperModuleIsShownAtTheImport(t *testing.T) {
 	_, err := Load(path, Options{Stderr: &bytes.Buffer{}})
 	le, ok := err.(*Error)
 	if !ok {
-		t.Fatalf("load error %v", err)
+		t.Fatalf("%s: load error %v", imported, err)
 	}
+	return le
+}
+
+// TestMissingHelperModuleIsShownAtTheImport: a registry script whose
+// helper module cannot be loaded fails as harn run reports it — the
+// message, then the import's location and the help line (docs/modules.md,
+// "Load failures") — not as a bare message line.
+func TestMissingHelperModuleIsShownAtTheImport(t *testing.T) {
+	le := loadWithHelpers(t, t.TempDir(), map[string]string{"fmt.harn": "pub fn label(id) { return \"w\" }\n"}, "fmtx")
 	if !strings.HasPrefix(le.Msg, "Runtime error: Import error: cannot read '") {
 		t.Errorf("message %q", le.Msg)
 	}
 	out := le.Render()
-	for _, want := range []string{"reg.harn:2:23", `import { label } from "helpers/fmtx"`, "= help: did you mean `helpers/fmt`?"} {
+	for _, want := range []string{"reg_fmtx.harn:2:23", `import { label } from "helpers/fmtx"`, "= help: did you mean `helpers/fmt`?"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("rendered failure lacks %q:\n%s", want, out)
 		}
@@ -205,36 +215,15 @@ func TestMissingHelperModuleIsShownAtTheImport(t *testing.T) {
 // as harn run does; a thrown value is still only summarized.
 func TestHelperModuleInitFailureIsLocated(t *testing.T) {
 	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, "helpers"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for name, body := range map[string]string{
+	helpers := map[string]string{
 		"ratio.harn":  "let ratio = 1 / 0\npub fn label(id) { return \"w\" }\n",
 		"throws.harn": "fn fail() { throw \"sk-live-123\" }\nlet x = fail()\npub fn label(id) { return \"w\" }\n",
-	} {
-		if err := os.WriteFile(filepath.Join(dir, "helpers", name), []byte(body), 0o600); err != nil {
-			t.Fatal(err)
-		}
 	}
-	load := func(helper string) *Error {
-		path := filepath.Join(dir, "reg_"+helper+".harn")
-		src := "import { tool_registry_from } from \"std/tools\"\nimport { label } from \"helpers/" + helper + "\"\n\nfn main(harness: Harness) {\n" +
-			"  harness.tools.mcp_tools(tool_registry_from([{name: \"t\", handler: {x -> label(1)}}]))\n}\n"
-		if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		_, err := Load(path, Options{Stderr: &bytes.Buffer{}})
-		le, ok := err.(*Error)
-		if !ok {
-			t.Fatalf("%s: load error %v", helper, err)
-		}
-		return le
-	}
-	le := load("ratio")
+	le := loadWithHelpers(t, dir, helpers, "ratio")
 	if le.Msg != "Runtime error: Division by zero (line 1)" || !strings.Contains(le.Render(), filepath.Join("helpers", "ratio.harn")+":1:15") {
 		t.Errorf("init failure %q rendered:\n%s", le.Msg, le.Render())
 	}
-	le = load("throws")
+	le = loadWithHelpers(t, dir, helpers, "throws")
 	if out := le.Render(); strings.Contains(out, "sk-live") || strings.Contains(out, "-->") {
 		t.Errorf("thrown value rendered:\n%s", out)
 	}
