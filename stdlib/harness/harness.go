@@ -210,3 +210,19 @@ func stringParams(sig string) []int {
 	}
 	return out
 }
+
+// Injected is the value a host-injected parameter typed name receives (an
+// export's or a tool declaration's leading authority parameter,
+// docs/spec/registry.md §8.4): root itself for `Harness`, else root's
+// capability handle of that type (`HarnessFs` is harness.fs).
+func Injected(root vm.Value, name string) (vm.Value, error) {
+	if name == "Harness" {
+		return root, nil
+	}
+	for _, c := range types.Capabilities {
+		if types.HandleName(c) == name {
+			return vm.GetProp(root, c, false)
+		}
+	}
+	return vm.Value{}, vm.Typef("unknown capability handle type %s", name)
+}

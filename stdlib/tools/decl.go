@@ -4,6 +4,7 @@ import (
 	"github.com/harnlang/harn/compiler"
 	"github.com/harnlang/harn/lang/syntax"
 	"github.com/harnlang/harn/lang/types"
+	"github.com/harnlang/harn/stdlib/harness"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/tool"
 	"github.com/harnlang/harn/vm"
@@ -60,7 +61,11 @@ func declareTool(th *vm.Thread, def *compiler.ToolDef, body vm.Value) (vm.Value,
 			return vm.Value{}, err
 		}
 		for i := 0; i < inject; i++ {
-			h, err := handle(th, def.Params[i].Type.(*syntax.NamedType).Name)
+			root, ok := th.VM().Universe.Global("harness")
+			if !ok {
+				return vm.Value{}, vm.Runtimef("tool declaration: no harness to inject")
+			}
+			h, err := harness.Injected(root, def.Params[i].Type.(*syntax.NamedType).Name)
 			if err != nil {
 				return vm.Value{}, err
 			}
@@ -395,24 +400,6 @@ func injected(def *compiler.ToolDef) int {
 		n++
 	}
 	return n
-}
-
-// handle is the value of an injected parameter of type name: the root
-// harness, or its capability field.
-func handle(th *vm.Thread, name string) (vm.Value, error) {
-	root, ok := th.VM().Universe.Global("harness")
-	if !ok {
-		return vm.Value{}, vm.Runtimef("tool declaration: no harness to inject")
-	}
-	if name == "Harness" {
-		return root, nil
-	}
-	for _, c := range types.Capabilities {
-		if types.HandleName(c) == name {
-			return vm.GetProp(root, c, false)
-		}
-	}
-	return vm.Value{}, vm.Typef("unknown capability handle type %s", name)
 }
 
 // declSchemaOf is the JSON Schema of a result or `throws` type:

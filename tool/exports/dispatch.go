@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/harnlang/harn/interp"
-	"github.com/harnlang/harn/lang/types"
+	"github.com/harnlang/harn/stdlib/harness"
 	"github.com/harnlang/harn/tool"
 	"github.com/harnlang/harn/tool/load"
 	"github.com/harnlang/harn/vm"
@@ -88,7 +88,7 @@ func (ex *export) arguments(v vm.Value, root vm.Value) ([]vm.Value, error) {
 	}
 	out := make([]vm.Value, 0, len(ex.inject)+len(ex.params))
 	for _, h := range ex.inject {
-		hv, err := handle(root, h)
+		hv, err := harness.Injected(root, h.Name)
 		if err != nil {
 			return nil, err
 		}
@@ -123,18 +123,4 @@ func (ex *export) arguments(v vm.Value, root vm.Value) ([]vm.Value, error) {
 		}
 	}
 	return out, nil
-}
-
-// handle is the value of a host-injected parameter: the root harness or
-// one of its capability handles.
-func handle(root vm.Value, h *types.Handle) (vm.Value, error) {
-	if h.IsRoot() {
-		return root, nil
-	}
-	for _, c := range types.Capabilities {
-		if types.HandleName(c) == h.Name {
-			return vm.GetProp(root, c, false)
-		}
-	}
-	return vm.Value{}, vm.Typef("unknown capability handle type %s", h.Name)
 }
