@@ -109,6 +109,16 @@ func (c *checker) structCall(d *types.Decl, args []syntax.Expr, at syntax.Pos) t
 	return &types.Named{Decl: d}
 }
 
+// builtinValueResult is the result the descriptor of a builtin named as
+// a value (`x |> upper`, `xs.map(to_string)`) states for a call with one
+// argument, or nil.
+func (c *checker) builtinValueResult(name string) types.Type {
+	if sig, ok := c.librarySig("", name); ok && sig.min <= 1 {
+		return sig.result
+	}
+	return nil
+}
+
 // pipeArgument checks the left side of `x |> f`, f a non-generic function
 // of the file or one an import binds (by name, or `ns.f`), as the first
 // argument of a call `f(x)`. It returns the type of the pipe: the result
@@ -120,8 +130,8 @@ func (c *checker) pipeArgument(e *syntax.PipeExpr, xt types.Type) types.Type {
 	case *syntax.Ident:
 		ref := c.info.Refs[f]
 		if ref != nil && ref.Scope == resolve.Universal {
-			if sig, ok := c.librarySig("", f.Name); ok && sig.result != nil && sig.min <= 1 {
-				return sig.result
+			if r := c.builtinValueResult(f.Name); r != nil {
+				return r
 			}
 			return types.Any
 		}

@@ -136,8 +136,8 @@ func (c *checker) mappedList(f syntax.Expr, ft types.Type) types.Type {
 	if id, ok := f.(*syntax.Ident); ok {
 		if ref := c.info.Refs[id]; ref != nil && ref.Scope == resolve.Universal {
 			// a builtin named as a value: its descriptor's result
-			if sig, ok := c.librarySig("", id.Name); ok && sig.result != nil && sig.min <= 1 && known(sig.result) && concrete(sig.result) {
-				if elem := types.RemoveNil(sig.result); elem != types.Never {
+			if r := c.builtinValueResult(id.Name); r != nil && known(r) && concrete(r) {
+				if elem := types.RemoveNil(r); elem != types.Never {
 					return &types.List{Elem: elem}
 				}
 			}
