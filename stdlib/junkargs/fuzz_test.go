@@ -56,7 +56,7 @@ func FuzzBuiltinArgs(f *testing.F) {
 				args = append(args, d.value(0))
 			}
 			src := s.cs.withArgs(args)
-			if p := runMutant(src); p != "" {
+			if p := runMutantWithin(src, inputBudget()); p != "" {
 				t.Fatalf("%s: %s\n  from %s, program:\n%s", s.tg.name, p, s.cs.ex.file, clip(src))
 			}
 			return
@@ -66,7 +66,7 @@ func FuzzBuiltinArgs(f *testing.F) {
 		args := d.args()
 		call := tg.call[d.byte()%len(tg.call)]
 		src := fmt.Sprintf(call, args)
-		limit := confirmBudget
+		limit := inputBudget()
 		_, blocks := mayBlock[tg.name]
 		if blocks {
 			limit = 100 * time.Millisecond
@@ -78,6 +78,22 @@ func FuzzBuiltinArgs(f *testing.F) {
 			t.Fatalf("%s: %s\n  call: %s", tg.name, p, src)
 		}
 	})
+}
+
+// fuzzInputBudget is how long one fuzz input may run before it is
+// interrupted. The fuzzer kills a worker whose input takes 10 s, so this
+// budget plus grace stays below that; an input of slow but finite work
+// (the seed d2ccb9fd9d6a1161 starts 16M parallel branches) is then
+// interrupted and must stop, rather than take the worker down with it.
+const fuzzInputBudget = 4 * time.Second
+
+// inputBudget is fuzzInputBudget under -fuzz and confirmBudget when the
+// seeds run as ordinary tests (also under the race detector).
+func inputBudget() time.Duration {
+	if fuzzing() {
+		return fuzzInputBudget
+	}
+	return confirmBudget
 }
 
 // fuzzing reports whether the test runs with -fuzz: the example seeds
