@@ -17,7 +17,8 @@ func (th *Thread) callValue(fn Value, args []Value) (v Value, err error) {
 		return th.callBuiltin(f, args)
 	case *BoundMethod:
 		defer th.recoverNative(f.Method, len(th.frames), &v, &err)
-		return f.Fn(th, f.Recv, Args(args))
+		v, err = f.Fn(th, f.Recv, Args(args))
+		return v, th.endingRun(err)
 	case *Closure:
 		if f.Proto.IsGen || f.Proto.IsStream {
 			return th.makeGenerator(f, append([]Value(nil), args...))
@@ -30,7 +31,20 @@ func (th *Thread) callValue(fn Value, args []Value) (v Value, err error) {
 // callBuiltin calls b with args, a Go panic in it becoming an error.
 func (th *Thread) callBuiltin(b *Builtin, args []Value) (v Value, err error) {
 	defer th.recoverNative(b.name, len(th.frames), &v, &err)
-	return b.Fn(th, Args(args))
+	v, err = b.Fn(th, Args(args))
+	return v, th.endingRun(err)
+}
+
+// endingRun is err, or, when the run is ending (exit() in another task,
+// Ctrl-C), the error that ends it: a call that waited (receive, await,
+// sleep) and was woken as another task exited does not let its thread
+// run on, printing or taking more work, as it would until its next
+// check; the program stops there, as one whose process exited would.
+func (th *Thread) endingRun(err error) error {
+	if err == nil && th.vm.interrupt.Load() {
+		return th.stopErr()
+	}
+	return err
 }
 
 // recoverNative is deferred around every call from the interpreter loop

@@ -115,7 +115,7 @@ func init() {
 		p.errs = make([]*vm.Error, p.n)
 		p.stream, _ = a.Bool(4)
 		p.startMore(false)
-		if p.finished == p.n {
+		if p.settled() { // nothing to run, or the run was ending already
 			close(p.allDone)
 		}
 		if p.stream {
@@ -267,12 +267,21 @@ func (p *parallelRun) branchDone(t *Task) {
 		p.queue = append(p.queue, r)
 	}
 	p.startMore(false)
-	if p.finished == p.started && (p.started == p.n || p.failed || p.halted) {
+	if p.settled() {
 		p.parent.VM().WakeAll(p.allDone)
 	}
 	if p.stream {
 		p.handOut()
 	}
+}
+
+// settled tells whether every branch that will ever start has ended: all
+// n did, or no more will (a branch failed, or the run is ending), and
+// those started have finished (lock held). A run halted before its first
+// branch (Ctrl-C or exit in a task came while the items were read) is
+// settled at once: nothing is left to wait for.
+func (p *parallelRun) settled() bool {
+	return p.finished == p.started && (p.started == p.n || p.failed || p.halted)
 }
 
 // handOut gives the queued results to the readers waiting for them, the
@@ -338,6 +347,13 @@ func (p *parallelRun) wait(th *vm.Thread) (vm.Value, error) {
 	default:
 		if _, err := th.WaitOnTasks(p.allDone, -1); err != nil {
 			p.stopAll(th)
+			return vm.Value{}, err
+		}
+	}
+	if p.halted && p.started < p.n {
+		// the run is ending (or this thread was cancelled) and some
+		// branches never started: there is no whole result to give
+		if err := th.CheckInterrupt(); err != nil {
 			return vm.Value{}, err
 		}
 	}
