@@ -310,10 +310,9 @@ func indexType(t types.Type) types.Type {
 		elem = r.Elem
 	case *types.Dict:
 		elem = r.Value
-	case *types.Basic:
-		if r == types.String {
-			elem = types.String
-		}
+	}
+	if types.KindName(t) == "string" { // also a literal type: `"abc"[0]` may be nil too
+		elem = types.String
 	}
 	if !known(elem) {
 		return types.Any

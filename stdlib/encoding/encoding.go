@@ -153,7 +153,7 @@ func init() {
 		}
 		return vm.Str(string(b)), nil
 	})
-	codec("bytes_to_string_lossy", "bytes_to_string_lossy(b) -> string", "UTF-8 decode, invalid → U+FFFD", func(a vm.Args) (vm.Value, error) {
+	codec("bytes_to_string_lossy", "bytes_to_string_lossy(b) -> string", "UTF-8 decode, each ill-formed sequence (a character cut short counts once) → U+FFFD", func(a vm.Args) (vm.Value, error) {
 		b, err := bytesArgN(a, "bytes_to_string_lossy", 0)
 		if err != nil {
 			return vm.Value{}, err
@@ -300,39 +300,11 @@ func intArgN(a vm.Args, name string, i int) (int64, error) {
 // input ends inside a character.
 func rustUTF8Error(b []byte) string {
 	i := firstInvalidUTF8(b)
-	rest := b[i:]
-	// the second byte's range depends on the lead byte (no overlong
-	// forms, no surrogates, nothing past U+10FFFF)
-	lo, hi := byte(0x80), byte(0xBF)
-	width := 0
-	switch c := rest[0]; {
-	case c >= 0xC2 && c <= 0xDF:
-		width = 2
-	case c >= 0xE0 && c <= 0xEF:
-		width = 3
-		if c == 0xE0 {
-			lo = 0xA0
-		} else if c == 0xED {
-			hi = 0x9F
-		}
-	case c >= 0xF0 && c <= 0xF4:
-		width = 4
-		if c == 0xF0 {
-			lo = 0x90
-		} else if c == 0xF4 {
-			hi = 0x8F
-		}
+	n, incomplete := lib.InvalidUTF8(b[i:])
+	if incomplete {
+		return fmt.Sprintf("incomplete utf-8 byte sequence from index %d", i)
 	}
-	for k := 1; k < width; k++ {
-		if k >= len(rest) {
-			return fmt.Sprintf("incomplete utf-8 byte sequence from index %d", i)
-		}
-		c := rest[k]
-		if k == 1 && (c < lo || c > hi) || k > 1 && (c < 0x80 || c > 0xBF) {
-			return fmt.Sprintf("invalid utf-8 sequence of %d bytes from index %d", k, i)
-		}
-	}
-	return fmt.Sprintf("invalid utf-8 sequence of 1 bytes from index %d", i)
+	return fmt.Sprintf("invalid utf-8 sequence of %d bytes from index %d", n, i)
 }
 
 func firstInvalidUTF8(b []byte) int {

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
 )
 
@@ -239,7 +240,7 @@ var jqFormats = map[string]jqFormat{
 				return "", jqErrf("%s is not valid base64 data", jqDescribe(v))
 			}
 		}
-		return strings.ToValidUTF8(string(b), "\uFFFD"), nil
+		return lib.LossyUTF8(b), nil
 	},
 	"base32": func(v vm.Value) (string, error) {
 		s, _ := jqToString(v)
@@ -251,7 +252,7 @@ var jqFormats = map[string]jqFormat{
 		if err != nil {
 			return "", jqErrf("%s is not valid base32 data", jqDescribe(v))
 		}
-		return strings.ToValidUTF8(string(b), "\uFFFD"), nil
+		return lib.LossyUTF8(b), nil
 	},
 }
 

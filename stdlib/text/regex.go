@@ -269,11 +269,14 @@ func newHarnRegex(pattern, flags string) (*harnRegex, error) {
 	return &harnRegex{prog: prog, ncap: ncap, names: names}, nil
 }
 
-// Unicode replacements of the Perl classes.
-const (
-	uniWordItems  = `\p{L}\p{M}\p{Nd}\p{Pc}`
-	uniSpaceItems = `\t-\r \x{85}\x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}`
-)
+// Unicode replacements of the Perl classes. The word class is the regex
+// crate's (perl_word, UTS #18 Annex C): Alphabetic — the letters, letter
+// numbers such as Ⅻ and Other_Alphabetic such as Ⓐ — marks, decimal
+// digits, connector punctuation and the joiners ZWNJ and ZWJ (so `\w+`
+// keeps an emoji ZWJ sequence's joiners).
+var uniWordItems = `\p{L}\p{M}\p{Nd}\p{Pc}\p{Nl}` + rangeItems(tablesSet(unicode.Other_Alphabetic, unicode.Join_Control))
+
+const uniSpaceItems = `\t-\r \x{85}\x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}`
 
 // uniNonWordItems and uniNonSpaceItems are the complements of the word
 // and space classes as explicit ranges, for a negated Perl class inside
@@ -663,9 +666,10 @@ func (r *harnRegex) findAllIn(text string) [][]int {
 	return out
 }
 
-// isUniWord is the Unicode \w used by \b.
+// isUniWord is the Unicode \w (uniWordItems) used by \b.
 func isUniWord(r rune) bool {
-	return r >= 0 && (unicode.IsLetter(r) || unicode.IsMark(r) || unicode.Is(unicode.Nd, r) || unicode.Is(unicode.Pc, r))
+	return r >= 0 && (unicode.IsLetter(r) || unicode.IsMark(r) || unicode.Is(unicode.Nd, r) || unicode.Is(unicode.Pc, r) ||
+		unicode.Is(unicode.Nl, r) || unicode.Is(unicode.Other_Alphabetic, r) || unicode.Is(unicode.Join_Control, r))
 }
 
 type pikeThread struct {

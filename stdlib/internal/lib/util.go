@@ -60,7 +60,10 @@ func ArgCountError(name string, n int) error {
 	return vm.Throwf("%s requires %d arguments", name, n)
 }
 
-// LossyUTF8 decodes b as UTF-8, replacing each invalid byte with U+FFFD.
+// LossyUTF8 decodes b as UTF-8 as Rust's String::from_utf8_lossy does
+// (upstream decodes so): each ill-formed sequence, as InvalidUTF8 measures
+// it, becomes one U+FFFD, so a character cut short ("\xE2\x82") is one
+// replacement, not one per byte.
 func LossyUTF8(b []byte) string {
 	if utf8.Valid(b) {
 		return string(b)
@@ -69,14 +72,55 @@ func LossyUTF8(b []byte) string {
 	for len(b) > 0 {
 		r, size := utf8.DecodeRune(b)
 		if r == utf8.RuneError && size <= 1 {
+			n, _ := InvalidUTF8(b)
 			sb.WriteRune(utf8.RuneError)
-			b = b[1:]
+			b = b[n:]
 			continue
 		}
 		sb.Write(b[:size])
 		b = b[size:]
 	}
 	return sb.String()
+}
+
+// InvalidUTF8 measures the ill-formed sequence at the start of b (which
+// does not start with a valid character) as Rust's UTF-8 validator does:
+// the lead byte and the continuation bytes that could still belong to it,
+// n bytes in all; incomplete when b ends inside that character (n is then
+// len(b)).
+func InvalidUTF8(b []byte) (n int, incomplete bool) {
+	// the second byte's range depends on the lead byte (no overlong
+	// forms, no surrogates, nothing past U+10FFFF)
+	lo, hi := byte(0x80), byte(0xBF)
+	width := 0
+	switch c := b[0]; {
+	case c >= 0xC2 && c <= 0xDF:
+		width = 2
+	case c >= 0xE0 && c <= 0xEF:
+		width = 3
+		if c == 0xE0 {
+			lo = 0xA0
+		} else if c == 0xED {
+			hi = 0x9F
+		}
+	case c >= 0xF0 && c <= 0xF4:
+		width = 4
+		if c == 0xF0 {
+			lo = 0x90
+		} else if c == 0xF4 {
+			hi = 0x8F
+		}
+	}
+	for k := 1; k < width; k++ {
+		if k >= len(b) {
+			return len(b), true
+		}
+		c := b[k]
+		if k == 1 && (c < lo || c > hi) || k > 1 && (c < 0x80 || c > 0xBF) {
+			return k, false
+		}
+	}
+	return 1, false
 }
 
 // FileMode converts Unix permission bits.

@@ -34,3 +34,24 @@ func TestOptionsArg(t *testing.T) {
 		t.Errorf("OptionsArg of an int: error %v", err)
 	}
 }
+
+// LossyUTF8 replaces each ill-formed sequence as Rust's from_utf8_lossy
+// does: a character cut short is one U+FFFD, a byte that cannot start or
+// continue one is one U+FFFD each (the example of Rust's documentation is
+// the first case).
+func TestLossyUTF8(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"Hello \xF0\x90\x80World", "Hello \uFFFDWorld"},
+		{"a\xE2\x82", "a\uFFFD"},
+		{"\xE2\x82b", "\uFFFDb"},
+		{"\xFF\xFE", "\uFFFD\uFFFD"},
+		{"\xC0\x80", "\uFFFD\uFFFD"},
+		{"\xED\xA0\x80", "\uFFFD\uFFFD\uFFFD"},
+		{"\xF4\x90\x80\x80", "\uFFFD\uFFFD\uFFFD\uFFFD"},
+		{"ok é", "ok é"},
+	} {
+		if got := LossyUTF8([]byte(c.in)); got != c.want {
+			t.Errorf("LossyUTF8(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
