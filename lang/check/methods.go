@@ -110,6 +110,17 @@ func (c *checker) builtinMethodResult(e *syntax.MethodCall, recv types.Type, arg
 			// (`d.filter({ v -> v != nil })` of a dict<string, int?>
 			// holds no nil, which the value type does not say)
 			t = recv
+		case e.Name == "get" && len(e.Args) == 2 && known(r.Value) && known(args[1]):
+			// the value, or the default when the key is absent
+			t = types.NewUnion(r.Value, types.Widen(args[1]))
+		case (e.Name == "merge" || e.Name == "merging") && len(e.Args) == 1 && known(r.Value):
+			// the other's values join the receiver's
+			if o, ok := types.Underlying(args[0]).(*types.Dict); ok && known(o.Value) {
+				t = &types.Dict{Key: r.Key, Value: types.NewUnion(r.Value, o.Value)}
+			}
+		case e.Name == "map_values" && len(e.Args) == 1:
+			// f(value) for each entry, typed as `xs.map(f)` is
+			t = &types.Dict{Key: types.String, Value: c.mappedList(e.Args[0], args[0]).(*types.List).Elem}
 		}
 	case *types.Shape:
 		kind, t = "dict", dictMethodResults[e.Name]
@@ -120,6 +131,16 @@ func (c *checker) builtinMethodResult(e *syntax.MethodCall, recv types.Type, arg
 			t = &types.List{Elem: r.Elem}
 		case setSameResults[e.Name] && !nilable(r.Elem):
 			t = recv
+		case e.Name == "map" && len(e.Args) == 1:
+			// the mapped values, typed as `xs.map(f)` is
+			t = &types.Set{Elem: c.mappedList(e.Args[0], args[0]).(*types.List).Elem}
+		case (e.Name == "add" || e.Name == "adding") && len(e.Args) == 1 && known(r.Elem) && known(args[0]):
+			t = &types.Set{Elem: types.NewUnion(types.Widen(r.Elem), types.Widen(args[0]))}
+		case (e.Name == "union" || e.Name == "symmetric_difference") && len(e.Args) == 1 && known(r.Elem):
+			// the items of both (a non-set other leaves the receiver)
+			if o, ok := types.Underlying(args[0]).(*types.Set); ok && known(o.Elem) {
+				t = &types.Set{Elem: types.NewUnion(r.Elem, o.Elem)}
+			}
 		}
 	case *types.List:
 		kind, t = "list", listMethodResults[e.Name]
