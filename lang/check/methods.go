@@ -106,6 +106,9 @@ func (c *checker) builtinMethodResult(e *syntax.MethodCall, recv types.Type, arg
 		switch {
 		case e.Name == "values":
 			t = &types.List{Elem: r.Value}
+		case e.Name == "entries" || e.Name == "to_list":
+			t = &types.List{Elem: elemType(r)} // {key, value} dicts
+
 		case dictSameResults[e.Name] && !nilable(r.Value):
 			// (`d.filter({ v -> v != nil })` of a dict<string, int?>
 			// holds no nil, which the value type does not say)
@@ -124,6 +127,9 @@ func (c *checker) builtinMethodResult(e *syntax.MethodCall, recv types.Type, arg
 		}
 	case *types.Shape:
 		kind, t = "dict", dictMethodResults[e.Name]
+		if (e.Name == "entries" || e.Name == "to_list") && !r.Open {
+			t = &types.List{Elem: elemType(r)} // {key, value} dicts
+		}
 	case *types.Set:
 		kind, t = "set", setMethodResults[e.Name]
 		switch {
@@ -159,6 +165,10 @@ func (c *checker) builtinMethodResult(e *syntax.MethodCall, recv types.Type, arg
 			case types.Float:
 				t = types.Float
 			}
+		}
+		if e.Name == "enumerate" && len(e.Args) == 0 {
+			// `{index, value}` dicts (docs/spec/builtins.md §3.6)
+			t = &types.List{Elem: &types.Shape{Fields: []types.Field{{Name: "index", Type: types.Int}, {Name: "value", Type: r.Elem}}}}
 		}
 		if e.Name == "flat_map" && len(e.Args) == 1 {
 			t = c.flatMappedList(e.Args[0])
