@@ -166,6 +166,15 @@ func (c *checker) builtinMethodResult(e *syntax.MethodCall, recv types.Type, arg
 				t = types.Float
 			}
 		}
+		switch e.Name {
+		case "tally", "count_by":
+			// counts by display form / string discriminator
+			t = &types.Dict{Key: types.String, Value: types.Int}
+		case "group_by":
+			t = &types.Dict{Key: types.String, Value: &types.List{Elem: r.Elem}}
+		case "to_set":
+			t = &types.Set{Elem: r.Elem}
+		}
 		if e.Name == "enumerate" && len(e.Args) == 0 {
 			// `{index, value}` dicts (docs/spec/builtins.md §3.6)
 			t = &types.List{Elem: &types.Shape{Fields: []types.Field{{Name: "index", Type: types.Int}, {Name: "value", Type: r.Elem}}}}
