@@ -174,6 +174,11 @@ func (c *checker) builtinMethodResult(e *syntax.MethodCall, recv types.Type, arg
 			t = &types.Dict{Key: types.String, Value: &types.List{Elem: r.Elem}}
 		case "to_set":
 			t = &types.Set{Elem: r.Elem}
+		case "compact":
+			// without its nil items (docs/spec/builtins.md §3.6)
+			if elem := types.RemoveNil(r.Elem); elem != types.Never {
+				t = &types.List{Elem: elem}
+			}
 		}
 		if e.Name == "enumerate" && len(e.Args) == 0 {
 			// `{index, value}` dicts (docs/spec/builtins.md §3.6)
