@@ -80,6 +80,16 @@ func (c *checker) hintMethodCallbacks(e *syntax.MethodCall, recv types.Type) {
 			}
 			c.hintClosure(e.Args[at], e.X, params)
 		}
+	case *types.Basic:
+		// a range's other methods lift it into an iterator of its ints
+		// (docs/spec/builtins.md §3.10): `(1 to n).map(f)` calls f with ints
+		if at, ok := elemCallbacks[e.Name]; ok && r == types.Range && at < len(e.Args) {
+			params := []types.Type{types.Int}
+			if e.Name == "reduce" {
+				params = []types.Type{nil, types.Int}
+			}
+			c.hintClosure(e.Args[at], e.X, params)
+		}
 	case *types.Dict, *types.Shape:
 		if t := dictCallbackParam(e.Name, r); t != nil && len(e.Args) == 1 {
 			c.hintClosure(e.Args[0], e.X, []types.Type{t})

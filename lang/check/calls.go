@@ -88,6 +88,9 @@ func (c *checker) call(e *syntax.CallExpr) types.Type {
 				return t
 			}
 		}
+		if t := collectionFnResult(e.Fn.Name, e.Args, args); t != nil {
+			return t
+		}
 		if sig, ok := c.librarySig("", e.Fn.Name); ok && sig.result != nil {
 			return sig.result
 		}
@@ -507,6 +510,53 @@ func builtinResult(name string, args []syntax.Expr, at []types.Type) types.Type 
 		}
 	}
 	return types.Any
+}
+
+// collectionFnResult is the type of a free collection function's call
+// whose result follows from its first argument's type, or nil: the
+// items a list function keeps (`take_while`, `drop_while`, `unique`,
+// `dedup_by`) are the list's, `values(d)` gives d's values, `to_list(s)`
+// a set's items, `count_by` a dict of ints and `group_by` a dict of lists
+// of the items (docs/spec/builtins.md §3.7, docs/spec/newer.md §2.6,
+// §2.9), and `clone`/`deep_clone` a value of their argument's type
+// (docs/spec/newer.md §2.5).
+func collectionFnResult(name string, args []syntax.Expr, at []types.Type) types.Type {
+	if len(at) == 0 || hasSpread(args) || !known(at[0]) {
+		return nil
+	}
+	switch a := types.Underlying(at[0]).(type) {
+	case *types.List:
+		switch name {
+		case "take_while", "drop_while", "dedup_by":
+			if len(at) == 2 {
+				return &types.List{Elem: a.Elem}
+			}
+		case "unique":
+			if len(at) == 1 {
+				return &types.List{Elem: a.Elem}
+			}
+		case "count_by":
+			if len(at) == 2 {
+				return &types.Dict{Key: types.String, Value: types.Int}
+			}
+		case "group_by":
+			if len(at) == 2 {
+				return &types.Dict{Key: types.String, Value: &types.List{Elem: a.Elem}}
+			}
+		}
+	case *types.Dict:
+		if name == "values" && len(at) == 1 {
+			return &types.List{Elem: a.Value}
+		}
+	case *types.Set:
+		if name == "to_list" && len(at) == 1 {
+			return &types.List{Elem: a.Elem}
+		}
+	}
+	if (name == "clone" || name == "deep_clone") && len(at) == 1 {
+		return types.Widen(at[0])
+	}
+	return nil
 }
 
 // setResult is the type of `set(args…)` when every item it gets is an

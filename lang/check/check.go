@@ -389,6 +389,25 @@ func (c *checker) fits(at syntax.Expr, src, dst types.Type) bool {
 		// would
 		return c.fits(b.X, c.expr(b.X), dst) && c.fits(b.Y, c.expr(b.Y), dst)
 	}
+	if m, ok := at.(*syntax.MethodCall); ok && !m.Optional && len(m.Args) == 1 && !hasSpread(m.Args) {
+		// `out.appending(xs[i])`, `seen.add(xs[i])`: the copy with one
+		// more element fits a list or set type when the receiver does and
+		// the element alone would, as `out + [xs[i]]` does
+		var elem types.Type
+		switch d := types.Underlying(types.RemoveNil(dst)).(type) {
+		case *types.List:
+			if m.Name == "appending" || m.Name == "push" {
+				elem = d.Elem
+			}
+		case *types.Set:
+			if m.Name == "add" || m.Name == "adding" {
+				elem = d.Elem
+			}
+		}
+		if elem != nil {
+			return c.fits(m.X, c.expr(m.X), dst) && c.fits(m.Args[0], c.expr(m.Args[0]), elem)
+		}
+	}
 	if c.readsThrough(at) && c.readsOnly(at, 0) {
 		// `idn([xs[0]])`, `[xs[0]].filter(…)`: a generic call or an
 		// element-keeping method passes the literal's element types on,

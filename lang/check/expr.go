@@ -129,6 +129,17 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 		if tp, ok := types.Underlying(t).(*types.Tuple); ok {
 			return c.tupleIndex(e, tp.Elems)
 		}
+		if sh, ok := types.Underlying(t).(*types.Shape); ok && key != "" {
+			// `cfg["port"]` reads the field `cfg.port` reads
+			// (docs/spec/language.md §6.7: `d.name` ≡ `d["name"]`); its
+			// nil part is left out, since narrowing (`if r["a"] != nil`)
+			// follows member paths only
+			if f, ok := sh.Field(key); ok && known(f.Type) {
+				if ft := types.RemoveNil(f.Type); ft != types.Never {
+					return ft
+				}
+			}
+		}
 		return indexType(t)
 	case *syntax.SliceExpr:
 		t := c.expr(e.X)

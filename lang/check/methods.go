@@ -35,6 +35,36 @@ var (
 		"chunk": anyList, "each_slice": anyList, "window": anyList, "each_cons": anyList, "sliding_window": anyList,
 		"push": anyList, "appending": anyList,
 	}
+	// dict methods with a certain result (docs/spec/builtins.md §3.8); a
+	// record (shape) has the same built-in methods, which win over a
+	// callable stored under their name (docs/spec/language.md §2.9)
+	dictMethodResults = map[string]types.Type{
+		"count": types.Int, "has": types.Bool,
+		"keys": &types.List{Elem: types.String}, "entries": anyList, "to_list": anyList,
+	}
+	// dict methods giving a dict of the receiver's own entries
+	dictSameResults = map[string]bool{
+		"filter": true, "remove": true, "removing": true, "to_dict": true,
+	}
+	// set methods with a certain result (docs/spec/builtins.md §3.9)
+	setMethodResults = map[string]types.Type{
+		"count": types.Int, "len": types.Int,
+		"empty": types.Bool, "contains": types.Bool,
+		"is_subset": types.Bool, "is_superset": types.Bool, "is_disjoint": types.Bool,
+		"any": types.Bool, "all": types.Bool, "every": types.Bool,
+	}
+	// set methods giving a set of (some of) the receiver's own items
+	setSameResults = map[string]bool{
+		"filter": true, "intersect": true, "intersection": true, "difference": true,
+		"remove": true, "delete": true, "removing": true,
+	}
+	// range methods with a certain result (docs/spec/builtins.md §3.10);
+	// to_list and sum lift the range into an iterator of its ints
+	rangeMethodResults = map[string]types.Type{
+		"len": types.Int, "count": types.Int, "sum": types.Int,
+		"empty": types.Bool, "contains": types.Bool, "to_string": types.String,
+		"to_list": &types.List{Elem: types.Int},
+	}
 	// list methods giving a list of the receiver's own elements
 	listSameResults = map[string]bool{
 		"reversed": true, "reverse": true, "sorted": true, "sort": true, "sorted_by": true, "sort_by": true,
@@ -48,9 +78,10 @@ var (
 var anyList = &types.List{Elem: types.Any}
 
 // builtinMethodResult is the type of `recv.name(…)` with n arguments for a
-// string or list receiver whose builtin method has a certain result
-// (`"a".upper()` is a string, `xs.count()` an int, `s.split(",")` a
-// list<string>, `xs.sorted()` xs's own list type), or nil.
+// string, list, dict, record, set or range receiver whose builtin method
+// has a certain result (`"a".upper()` is a string, `xs.count()` an int,
+// `s.split(",")` a list<string>, `xs.sorted()` xs's own list type,
+// `s.contains(x)` a bool, `(1 to n).to_list()` a list<int>), or nil.
 func (c *checker) builtinMethodResult(e *syntax.MethodCall, recv types.Type, args []types.Type) types.Type {
 	if c.lib == nil || hasSpread(e.Args) {
 		return nil
@@ -58,22 +89,64 @@ func (c *checker) builtinMethodResult(e *syntax.MethodCall, recv types.Type, arg
 	var t types.Type
 	kind := ""
 	switch r := types.Underlying(recv).(type) {
-	case *types.Basic:
-		if r == types.String {
-			kind, t = "string", stringMethodResults[e.Name]
-		}
 	case *types.Literal:
 		if r.Base() == types.String {
 			kind, t = "string", stringMethodResults[e.Name]
 		}
+	case *types.Basic:
+		if r == types.String {
+			kind, t = "string", stringMethodResults[e.Name]
+		} else if r == types.Range {
+			kind, t = "range", rangeMethodResults[e.Name]
+		}
 	case *types.Dict:
 		// a dict's keys are strings (docs/spec/builtins.md §3.8), its
 		// values of its value type
-		switch e.Name {
-		case "keys":
-			kind, t = "dict", &types.List{Elem: types.String}
-		case "values":
-			kind, t = "dict", &types.List{Elem: r.Value}
+		kind, t = "dict", dictMethodResults[e.Name]
+		switch {
+		case e.Name == "values":
+			t = &types.List{Elem: r.Value}
+		case e.Name == "entries" || e.Name == "to_list":
+			t = &types.List{Elem: elemType(r)} // {key, value} dicts
+
+		case dictSameResults[e.Name] && !nilable(r.Value):
+			// (`d.filter({ v -> v != nil })` of a dict<string, int?>
+			// holds no nil, which the value type does not say)
+			t = recv
+		case e.Name == "get" && len(e.Args) == 2 && known(r.Value) && known(args[1]):
+			// the value, or the default when the key is absent
+			t = types.NewUnion(r.Value, types.Widen(args[1]))
+		case (e.Name == "merge" || e.Name == "merging") && len(e.Args) == 1 && known(r.Value):
+			// the other's values join the receiver's
+			if o, ok := types.Underlying(args[0]).(*types.Dict); ok && known(o.Value) {
+				t = &types.Dict{Key: r.Key, Value: types.NewUnion(r.Value, o.Value)}
+			}
+		case e.Name == "map_values" && len(e.Args) == 1:
+			// f(value) for each entry, typed as `xs.map(f)` is
+			t = &types.Dict{Key: types.String, Value: c.mappedList(e.Args[0], args[0]).(*types.List).Elem}
+		}
+	case *types.Shape:
+		kind, t = "dict", dictMethodResults[e.Name]
+		if (e.Name == "entries" || e.Name == "to_list") && !r.Open {
+			t = &types.List{Elem: elemType(r)} // {key, value} dicts
+		}
+	case *types.Set:
+		kind, t = "set", setMethodResults[e.Name]
+		switch {
+		case e.Name == "to_list":
+			t = &types.List{Elem: r.Elem}
+		case setSameResults[e.Name] && !nilable(r.Elem):
+			t = recv
+		case e.Name == "map" && len(e.Args) == 1:
+			// the mapped values, typed as `xs.map(f)` is
+			t = &types.Set{Elem: c.mappedList(e.Args[0], args[0]).(*types.List).Elem}
+		case (e.Name == "add" || e.Name == "adding") && len(e.Args) == 1 && known(r.Elem) && known(args[0]):
+			t = &types.Set{Elem: types.NewUnion(types.Widen(r.Elem), types.Widen(args[0]))}
+		case (e.Name == "union" || e.Name == "symmetric_difference") && len(e.Args) == 1 && known(r.Elem):
+			// the items of both (a non-set other leaves the receiver)
+			if o, ok := types.Underlying(args[0]).(*types.Set); ok && known(o.Elem) {
+				t = &types.Set{Elem: types.NewUnion(r.Elem, o.Elem)}
+			}
 		}
 	case *types.List:
 		kind, t = "list", listMethodResults[e.Name]
@@ -93,6 +166,24 @@ func (c *checker) builtinMethodResult(e *syntax.MethodCall, recv types.Type, arg
 				t = types.Float
 			}
 		}
+		switch e.Name {
+		case "tally", "count_by":
+			// counts by display form / string discriminator
+			t = &types.Dict{Key: types.String, Value: types.Int}
+		case "group_by":
+			t = &types.Dict{Key: types.String, Value: &types.List{Elem: r.Elem}}
+		case "to_set":
+			t = &types.Set{Elem: r.Elem}
+		case "compact":
+			// without its nil items (docs/spec/builtins.md §3.6)
+			if elem := types.RemoveNil(r.Elem); elem != types.Never {
+				t = &types.List{Elem: elem}
+			}
+		}
+		if e.Name == "enumerate" && len(e.Args) == 0 {
+			// `{index, value}` dicts (docs/spec/builtins.md §3.6)
+			t = &types.List{Elem: &types.Shape{Fields: []types.Field{{Name: "index", Type: types.Int}, {Name: "value", Type: r.Elem}}}}
+		}
 		if e.Name == "flat_map" && len(e.Args) == 1 {
 			t = c.flatMappedList(e.Args[0])
 		}
@@ -103,6 +194,10 @@ func (c *checker) builtinMethodResult(e *syntax.MethodCall, recv types.Type, arg
 	}
 	if t == nil {
 		return nil
+	}
+	if kind == "range" && (e.Name == "to_list" || e.Name == "sum") {
+		// lifted into an iterator: the iterator method's arity
+		kind = "iter"
 	}
 	sig, ok := c.librarySig(kind, e.Name)
 	if n := len(e.Args); !ok || n < sig.min || sig.max >= 0 && n > sig.max {

@@ -156,6 +156,9 @@ func (c *checker) arith(op string, x, y types.Type, pos syntax.Pos) types.Type {
 			if merged := mergeShapes(x, y); merged != nil {
 				return merged
 			}
+			if v := mergedValues(x, y); v != nil {
+				return &types.Dict{Key: types.String, Value: v}
+			}
 		}
 		return &types.Dict{Key: types.String, Value: types.Any}
 	}
@@ -188,6 +191,38 @@ func mergeShapes(x, y types.Type) *types.Shape {
 		}
 	}
 	return out
+}
+
+// mergedValues is the value type of `a + b` where one side is a
+// dict<K, V> and the other a dict or closed shape whose values are known:
+// the values of both (docs/spec/builtins.md §3.8: `a + b` merges), or nil.
+func mergedValues(x, y types.Type) types.Type {
+	_, dx := types.Underlying(x).(*types.Dict)
+	_, dy := types.Underlying(y).(*types.Dict)
+	if !dx && !dy {
+		return nil
+	}
+	var vs []types.Type
+	for _, t := range []types.Type{x, y} {
+		switch u := types.Underlying(t).(type) {
+		case *types.Dict:
+			vs = append(vs, types.Widen(u.Value))
+		case *types.Shape:
+			if u.Open {
+				return nil
+			}
+			for _, f := range u.Fields {
+				vs = append(vs, types.Widen(f.Type))
+			}
+		default:
+			return nil
+		}
+	}
+	v := types.NewUnion(vs...)
+	if !known(v) {
+		return nil
+	}
+	return v
 }
 
 // opName prints an operand type in an operator message: collections by
