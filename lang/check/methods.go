@@ -47,6 +47,33 @@ var (
 // receiver's.
 var anyList = &types.List{Elem: types.Any}
 
+// rangeMethodResults are the methods a range answers itself
+// (docs/spec/builtins.md §3.10); `first`/`last` may be nil and stay
+// untyped. Any other method lifts the range into an iterator.
+var rangeMethodResults = map[string]types.Type{
+	"len": types.Int, "count": types.Int, "empty": types.Bool, "contains": types.Bool, "to_string": types.String,
+}
+
+// iterMethodResult is the type of a lazy iterator's method over elements
+// of type elem (docs/spec/builtins.md §3.10): combinators stay lazy
+// (`.map(f)` is an iter, collected by `.to_list()`), sinks give their
+// value; nil for the methods whose result may be nil or is not certain.
+func iterMethodResult(name string, elem types.Type) types.Type {
+	switch name {
+	case "map", "flat_map", "enumerate", "zip", "chain", "chunks", "windows":
+		return &types.Iter{Kind: types.IterPlain, Elem: types.Any}
+	case "filter", "take", "skip", "take_while", "skip_while":
+		return &types.Iter{Kind: types.IterPlain, Elem: elem}
+	case "to_list":
+		return &types.List{Elem: elem}
+	case "count":
+		return types.Int
+	case "any", "all":
+		return types.Bool
+	}
+	return nil
+}
+
 // builtinMethodResult is the type of `recv.name(…)` with n arguments for a
 // string or list receiver whose builtin method has a certain result
 // (`"a".upper()` is a string, `xs.count()` an int, `s.split(",")` a
@@ -59,8 +86,22 @@ func (c *checker) builtinMethodResult(e *syntax.MethodCall, recv types.Type, arg
 	kind := ""
 	switch r := types.Underlying(recv).(type) {
 	case *types.Basic:
-		if r == types.String {
+		switch r {
+		case types.String:
 			kind, t = "string", stringMethodResults[e.Name]
+		case types.Range:
+			// a range's own methods, else the method of the lazy iterator
+			// the range is lifted into (docs/spec/builtins.md §3.10):
+			// `range(n).map(f)` is an iter, not a list
+			if rt, own := rangeMethodResults[e.Name]; own {
+				kind, t = "range", rt
+			} else {
+				kind, t = "iter", iterMethodResult(e.Name, types.Int)
+			}
+		}
+	case *types.Iter:
+		if r.Kind == types.IterPlain {
+			kind, t = "iter", iterMethodResult(e.Name, r.Elem)
 		}
 	case *types.Literal:
 		if r.Base() == types.String {
