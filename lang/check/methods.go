@@ -96,7 +96,9 @@ func (c *checker) builtinMethodResult(e *syntax.MethodCall, recv types.Type, arg
 			if rt, own := rangeMethodResults[e.Name]; own {
 				kind, t = "range", rt
 			} else {
-				kind, t = "iter", iterMethodResult(e.Name, types.Int)
+				// elements stay any: `range(n).to_list()` goes where a
+				// list<float> is declared as a list literal of ints does
+				kind, t = "iter", iterMethodResult(e.Name, types.Any)
 			}
 		}
 	case *types.Iter:
