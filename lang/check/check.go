@@ -1450,6 +1450,13 @@ func conversionHelp(at syntax.Expr, want, found types.Type) string {
 			return ""
 		}
 	}
+	if it, ok := types.Underlying(found).(*types.Iter); ok && it.Kind == types.IterPlain {
+		if _, ok := types.Underlying(types.RemoveNil(want)).(*types.List); ok {
+			// `.map` on a range stays lazy (docs/spec/builtins.md §3.10),
+			// worded as the run-time parameter check words it
+			return "an iterator is lazy: collect it into a list with `.to_list()`"
+		}
+	}
 	var fn string
 	switch types.Widen(want) {
 	case types.String:

@@ -77,6 +77,26 @@ var (
 // receiver's.
 var anyList = &types.List{Elem: types.Any}
 
+// iterMethodResult is the type of a lazy iterator's method over elements
+// of type elem (docs/spec/builtins.md §3.10): combinators stay lazy
+// (`.map(f)` is an iter, collected by `.to_list()`), sinks give their
+// value; nil for the methods whose result may be nil or is not certain.
+func iterMethodResult(name string, elem types.Type) types.Type {
+	switch name {
+	case "map", "flat_map", "enumerate", "zip", "chain", "chunks", "windows":
+		return &types.Iter{Kind: types.IterPlain, Elem: types.Any}
+	case "filter", "take", "skip", "take_while", "skip_while":
+		return &types.Iter{Kind: types.IterPlain, Elem: elem}
+	case "to_list":
+		return &types.List{Elem: elem}
+	case "count":
+		return types.Int
+	case "any", "all":
+		return types.Bool
+	}
+	return nil
+}
+
 // builtinMethodResult is the type of `recv.name(…)` with n arguments for a
 // string, list, dict, record, set or range receiver whose builtin method
 // has a certain result (`"a".upper()` is a string, `xs.count()` an int,
@@ -89,6 +109,10 @@ func (c *checker) builtinMethodResult(e *syntax.MethodCall, recv types.Type, arg
 	var t types.Type
 	kind := ""
 	switch r := types.Underlying(recv).(type) {
+	case *types.Iter:
+		if r.Kind == types.IterPlain {
+			kind, t = "iter", iterMethodResult(e.Name, r.Elem)
+		}
 	case *types.Literal:
 		if r.Base() == types.String {
 			kind, t = "string", stringMethodResults[e.Name]
@@ -97,7 +121,17 @@ func (c *checker) builtinMethodResult(e *syntax.MethodCall, recv types.Type, arg
 		if r == types.String {
 			kind, t = "string", stringMethodResults[e.Name]
 		} else if r == types.Range {
-			kind, t = "range", rangeMethodResults[e.Name]
+			// a range's own methods, else the method of the lazy iterator
+			// the range is lifted into (docs/spec/builtins.md §3.10):
+			// `range(n).map(f)` is an iter, not a list
+			if rt, own := rangeMethodResults[e.Name]; own {
+				kind, t = "range", rt
+			} else {
+				// elements stay any: `range(n).filter(f).to_list()` goes
+				// where a list<float> is declared as a list literal of
+				// ints does
+				kind, t = "iter", iterMethodResult(e.Name, types.Any)
+			}
 		}
 	case *types.Dict:
 		// a dict's keys are strings (docs/spec/builtins.md §3.8), its
