@@ -19,11 +19,11 @@ import (
 // type declarations the file's imports make visible (nil: none); the
 // checker adds the file's own.
 func checkFile(m *Module, info *resolve.Info, env *types.Env, u *vm.Universe, strict bool) diag.List {
-	exported := func(name string, t types.Type) {
+	exported := func(name string, t types.Type, declared bool) {
 		if m.constTypes == nil {
-			m.constTypes = map[string]types.Type{}
+			m.constTypes = map[string]constType{}
 		}
-		m.constTypes[name] = t
+		m.constTypes[name] = constType{t, declared}
 	}
 	return stdQuiet(m.Syntax.Path, check.File(m.Syntax, info, check.Options{Env: env, Library: library{u}, Imports: importedFuncs{m}, StrictTypes: strict, Exported: exported}))
 }
@@ -114,8 +114,8 @@ func (i importedFuncs) ImportedConstType(ns, name string) (types.Type, bool) {
 	if !single {
 		return nil, false
 	}
-	if t, ok := def.constTypes[p.Name]; ok {
-		return t, true
+	if ct, ok := def.constTypes[p.Name]; ok {
+		return ct.t, true
 	}
 	if let.Kind != syntax.BindConst {
 		return nil, false
@@ -125,6 +125,25 @@ func (i importedFuncs) ImportedConstType(ns, name string) (types.Type, bool) {
 	}
 	t := check.LiteralType(let.Value)
 	return t, t != nil
+}
+
+// ImportedConstDeclared implements check.ImportedConsts: whether the
+// module wrote the type of the value an import binds to name down.
+func (i importedFuncs) ImportedConstDeclared(ns, name string) bool {
+	def, decl := i.importedDecl(ns, name)
+	let, ok := decl.(*syntax.LetStmt)
+	if !ok || let.Kind == syntax.BindVar || def.env == nil {
+		return false
+	}
+	p, single := let.Pattern.(*syntax.IdentPattern)
+	return single && def.constTypes[p.Name].declared
+}
+
+// constType is the type the checker gave a module's `pub const` / `pub
+// let`, and whether the module wrote it down.
+type constType struct {
+	t        types.Type
+	declared bool
 }
 
 // library shows the checker the builtins' signatures, from the one

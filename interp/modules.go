@@ -75,7 +75,7 @@ type Module struct {
 	bound   bool // imports bound into VM (the entry and REPL entries)
 	// constTypes holds the types the checker gave the module's `pub
 	// const` / `pub let` bindings, for its importers' checkers.
-	constTypes map[string]types.Type
+	constTypes map[string]constType
 }
 
 // Import is one import declaration and what it binds.

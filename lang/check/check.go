@@ -71,7 +71,9 @@ type Options struct {
 	// importer sees the value the module computed when it loaded
 	// (docs/spec/language.md §11.2), so the importing file's checker
 	// gives the name that type (ImportedConsts).
-	Exported func(name string, t types.Type)
+	// declared says the type was written down (an annotation, or a
+	// copy of a declared `T?` result), so nil safety watches the name.
+	Exported func(name string, t types.Type, declared bool)
 }
 
 // File checks a resolved file and returns its errors and warnings in

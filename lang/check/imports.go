@@ -49,6 +49,11 @@ type ImportedConsts interface {
 	// import ns), when its annotation or its literal initialiser states
 	// it; ok is false otherwise.
 	ImportedConstType(ns, name string) (t types.Type, ok bool)
+	// ImportedConstDeclared reports whether the type of the `pub const`
+	// / `pub let` an import binds to name was written down in its module
+	// (an annotation, or a copy of a declared `T?` result): nil safety
+	// then watches it in the importing file as there (docs/spec/newer.md §3.5).
+	ImportedConstDeclared(ns, name string) bool
 }
 
 // LiteralType is the type a literal initialiser gives a binding whatever
@@ -261,7 +266,7 @@ func (c *checker) foreign(t types.Type, ns string) bool {
 // type worth stating to out (Options.Exported). A `let` first bound to
 // nil (its type is fixed later) and a name declared more than once are
 // left out.
-func (c *checker) exported(items []syntax.Stmt, out func(string, types.Type)) {
+func (c *checker) exported(items []syntax.Stmt, out func(string, types.Type, bool)) {
 	for _, it := range items {
 		s, ok := it.(*syntax.LetStmt)
 		if !ok || !s.Pub || s.Kind == syntax.BindVar {
@@ -275,7 +280,7 @@ func (c *checker) exported(items []syntax.Stmt, out func(string, types.Type)) {
 		if v == nil || v.nilInit || v.t == nil || v.t == types.Any {
 			continue
 		}
-		out(p.Name, types.Widen(v.t))
+		out(p.Name, types.Widen(v.t), v.annotated)
 	}
 }
 
