@@ -19,7 +19,13 @@ import (
 // type declarations the file's imports make visible (nil: none); the
 // checker adds the file's own.
 func checkFile(m *Module, info *resolve.Info, env *types.Env, u *vm.Universe, strict bool) diag.List {
-	return stdQuiet(m.Syntax.Path, check.File(m.Syntax, info, check.Options{Env: env, Library: library{u}, Imports: importedFuncs{m}, StrictTypes: strict}))
+	exported := func(name string, t types.Type, declared bool) {
+		if m.constTypes == nil {
+			m.constTypes = map[string]constType{}
+		}
+		m.constTypes[name] = constType{t, declared}
+	}
+	return stdQuiet(m.Syntax.Path, check.File(m.Syntax, info, check.Options{Env: env, Library: library{u}, Imports: importedFuncs{m}, StrictTypes: strict, Exported: exported}))
 }
 
 // importedFuncs shows the checker the functions a module's imports bind,
@@ -95,15 +101,23 @@ func (i importedFuncs) NamespacePrivate(ns, name string) (string, bool) {
 }
 
 // ImportedConstType implements check.ImportedConsts: the type of the
-// `pub const` an import binds to name (for ns != "", the member name of
-// the namespace import ns), from its annotation or literal initialiser.
+// `pub const` or `pub let` an import binds to name (for ns != "", the
+// member name of the namespace import ns), as the module's checker gave
+// it, else from its annotation or literal initialiser.
 func (i importedFuncs) ImportedConstType(ns, name string) (types.Type, bool) {
 	def, decl := i.importedDecl(ns, name)
 	let, ok := decl.(*syntax.LetStmt)
-	if !ok || let.Kind != syntax.BindConst || def.env == nil {
+	if !ok || let.Kind == syntax.BindVar || def.env == nil {
 		return nil, false
 	}
-	if _, single := let.Pattern.(*syntax.IdentPattern); !single {
+	p, single := let.Pattern.(*syntax.IdentPattern)
+	if !single {
+		return nil, false
+	}
+	if ct, ok := def.constTypes[p.Name]; ok {
+		return ct.t, true
+	}
+	if let.Kind != syntax.BindConst {
 		return nil, false
 	}
 	if let.Type != nil {
@@ -111,6 +125,25 @@ func (i importedFuncs) ImportedConstType(ns, name string) (types.Type, bool) {
 	}
 	t := check.LiteralType(let.Value)
 	return t, t != nil
+}
+
+// ImportedConstDeclared implements check.ImportedConsts: whether the
+// module wrote the type of the value an import binds to name down.
+func (i importedFuncs) ImportedConstDeclared(ns, name string) bool {
+	def, decl := i.importedDecl(ns, name)
+	let, ok := decl.(*syntax.LetStmt)
+	if !ok || let.Kind == syntax.BindVar || def.env == nil {
+		return false
+	}
+	p, single := let.Pattern.(*syntax.IdentPattern)
+	return single && def.constTypes[p.Name].declared
+}
+
+// constType is the type the checker gave a module's `pub const` / `pub
+// let`, and whether the module wrote it down.
+type constType struct {
+	t        types.Type
+	declared bool
 }
 
 // library shows the checker the builtins' signatures, from the one

@@ -73,6 +73,9 @@ type Module struct {
 	state   loadState
 	init    initState
 	bound   bool // imports bound into VM (the entry and REPL entries)
+	// constTypes holds the types the checker gave the module's `pub
+	// const` / `pub let` bindings, for its importers' checkers.
+	constTypes map[string]constType
 }
 
 // Import is one import declaration and what it binds.

@@ -200,12 +200,9 @@ func (th *Thread) callMethod(recv Value, name string, args []Value) (v Value, er
 			return v, err
 		}
 	}
-	switch recv.Type() {
-	case "int", "float":
-		// docs/spec/newer.md §2.11 leaves numbers unverified (some newer versions
-		// still return nil), so they keep docs/spec/builtins.md §2's nil.
-		return Nil, nil
-	}
+	// every other kind, ints and floats included, raises (docs/spec/newer.md
+	// §2.11: the newest dispatcher's wording for "other kinds"; the checker
+	// already rejects any method on a known int or float)
 	e := noMethod(recv, name)
 	if b, ok := recv.Object().(*Builtin); ok && b.structType {
 		e.Help = th.typeCallHelp(b.name, name)

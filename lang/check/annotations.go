@@ -27,6 +27,17 @@ func (c *checker) signatureAnnotations(node syntax.Node, params []*syntax.Param)
 		c.annotation(p.Type, nil, nil)
 	}
 	c.annotation(resultAnnotation(node), nil, nil)
+	if fn, ok := node.(*syntax.FnDecl); ok {
+		for _, w := range fn.Where {
+			for i, args := range w.BoundArgs {
+				if args != nil && i < len(w.Bounds) && i < len(w.BoundsAt) {
+					// a generic interface bound (`where C: Container<T>`)
+					// is an application like an annotation's
+					c.annotation(&syntax.NamedType{At: w.BoundsAt[i], Name: w.Bounds[i], Args: args}, nil, nil)
+				}
+			}
+		}
+	}
 }
 
 // resultAnnotation is the declared result (`-> T`) of a function,

@@ -765,8 +765,10 @@ func (c *checker) genericMethodCall(e *syntax.MethodCall, n *types.Named, sig *t
 // arguments against its parameters and, when the signature says, the
 // result. Nil when recv is no interface or does not declare the method.
 func (c *checker) interfaceCall(e *syntax.MethodCall, recv types.Type, args []types.Type) types.Type {
+	bounded := false
 	if tp, ok := recv.(*types.TypeParam); ok {
 		recv = c.boundDeclaring(tp, e.Name)
+		bounded = tp.BoundArgs != nil
 	}
 	n, ok := types.Underlying(recv).(*types.Named)
 	if !ok || n.Decl.Kind != types.InterfaceDecl || e.Optional || hasSpread(e.Args) {
@@ -796,10 +798,24 @@ func (c *checker) interfaceCall(e *syntax.MethodCall, recv types.Type, args []ty
 		sig.Params = sig.Params[1:]
 	}
 	c.arguments(e.Args, args, &sig, nil)
-	if known(sig.Return) && concrete(sig.Return) {
+	r := sig.Return
+	_, isParam := r.(*types.TypeParam)
+	if known(r) && concrete(r) || bounded && len(n.Args) > 0 && (isParam || known(r)) && c.inScope(r) {
+		// a generic bound's type arguments are the calling function's
+		// type parameters: `c.get(0)` of `C: Container<T>` is a T
 		return sig.Return
 	}
 	return types.Any
+}
+
+// inScope reports whether every type parameter t mentions is one of the
+// function being checked (or of a function around it).
+func (c *checker) inScope(t types.Type) bool {
+	scope := paramSet(c.typeParams())
+	return !anyPart(t, func(t types.Type) bool {
+		tp, ok := t.(*types.TypeParam)
+		return ok && !scope[tp]
+	})
 }
 
 // boundDeclaring is the interface bounding tp (`T: Repository`, `where
@@ -817,6 +833,10 @@ func (c *checker) boundDeclaring(tp *types.TypeParam, name string) types.Type {
 			continue
 		}
 		if _, ok := d.Method(name); ok {
+			if i < len(tp.BoundArgs) && tp.BoundArgs[i] != nil {
+				// `where C: Container<T>`: the bound's T is the function's
+				return &types.Named{Decl: d, Args: tp.BoundArgs[i]}
+			}
 			return &types.Named{Decl: d}
 		}
 	}

@@ -65,6 +65,15 @@ type Options struct {
 	// They are walked for what they declare — binding types, signatures,
 	// narrowing — and nothing is reported about them.
 	Prior int
+	// Exported, when set, receives the type of each top-level `pub
+	// const` / `pub let` of a single name once the file is checked: its
+	// annotation, else its initialiser's type as the file holds it. An
+	// importer sees the value the module computed when it loaded
+	// (docs/spec/language.md §11.2), so the importing file's checker
+	// gives the name that type (ImportedConsts).
+	// declared says the type was written down (an annotation, or a
+	// copy of a declared `T?` result), so nil safety watches the name.
+	Exported func(name string, t types.Type, declared bool)
 }
 
 // File checks a resolved file and returns its errors and warnings in
@@ -112,6 +121,9 @@ func File(f *syntax.File, info *resolve.Info, opts Options) diag.List {
 		c.quiet = false
 	}
 	c.stmts(f.Items[prior:], true)
+	if opts.Exported != nil {
+		c.exported(f.Items[prior:], opts.Exported)
+	}
 	c.unusedLocals()
 	c.diags.SortByPosition()
 	return c.diags

@@ -413,6 +413,9 @@ func (c *checker) ident(e *syntax.Ident) types.Type {
 			if f := c.imported("", e.Name); f != nil {
 				return f.sig
 			}
+			if t, ok := c.importedValue("", e.Name); ok {
+				return t
+			}
 		}
 		return types.Any
 	}
@@ -527,6 +530,10 @@ func (c *checker) member(e *syntax.MemberExpr) types.Type {
 		if f := c.imported(id.Name, e.Name); f != nil {
 			c.expr(e.X)
 			return f.sig
+		}
+		if t, ok := c.importedValue(id.Name, e.Name); ok {
+			c.expr(e.X)
+			return t
 		}
 	}
 	if id, ok := e.X.(*syntax.Ident); ok && c.isStructRef(id) {

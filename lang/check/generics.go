@@ -39,7 +39,64 @@ func (c *checker) instantiate(typeArgs []syntax.TypeExpr, sig *types.Func, exprs
 		}
 		infer(p.Type, types.Widen(args[i]), own, bind)
 	}
+	c.inferBounds(sig, own, bind)
 	return bind
+}
+
+// inferBounds binds the type parameters that only a generic interface
+// bound names (`fn first<C, T>(c: C) -> T where C: Container<T>`) from
+// the impl of the type the bounded parameter was bound to: Container's
+// `fn get(self, i: int) -> T` read against IntBox's `-> int` makes T an
+// int, so `first(box)` is an int (docs/spec/newer.md §3.9: satisfaction
+// is checked structurally, parameter and return types included).
+// Parameters the arguments bound already keep their binding.
+func (c *checker) inferBounds(sig *types.Func, own map[*types.TypeParam]bool, bind map[*types.TypeParam]types.Type) {
+	open := map[*types.TypeParam]bool{}
+	for p := range own {
+		if _, ok := bind[p]; !ok {
+			open[p] = true
+		}
+	}
+	if len(open) == 0 {
+		return
+	}
+	found := map[*types.TypeParam]types.Type{}
+	for _, tp := range sig.TypeParams {
+		n, ok := types.Underlying(bind[tp]).(*types.Named)
+		if tp.BoundArgs == nil || !ok || !hasMethodsDecl(n.Decl) {
+			continue
+		}
+		for i := range tp.Bounds {
+			iface := c.bound(tp, i)
+			if i >= len(tp.BoundArgs) || tp.BoundArgs[i] == nil || iface == nil || len(iface.TypeParams) != len(tp.BoundArgs[i]) {
+				continue
+			}
+			sub := iface.Instance(tp.BoundArgs[i])
+			for _, want := range iface.Methods {
+				got, ok := n.Decl.Method(want.Name)
+				if !ok || len(want.Type.TypeParams) > 0 || len(got.Type.TypeParams) > 0 || got.Arity() != want.Arity() {
+					continue
+				}
+				gt := instanceMethod(n, got.Type)
+				if gt == nil {
+					continue
+				}
+				wt := types.Subst(want.Type, sub).(*types.Func)
+				gp, wp := nonSelf(types.Method{Type: gt}), nonSelf(types.Method{Type: wt})
+				for j := range wp {
+					if known(gp[j].Type) && concrete(gp[j].Type) {
+						infer(wp[j].Type, types.Widen(gp[j].Type), open, found)
+					}
+				}
+				if known(gt.Return) && concrete(gt.Return) {
+					infer(wt.Return, types.Widen(gt.Return), open, found)
+				}
+			}
+		}
+	}
+	for p, t := range found {
+		bind[p] = t
+	}
 }
 
 // inferCallback binds the type parameters of a `fn(…) -> R` parameter
@@ -283,15 +340,22 @@ func (c *checker) constraints(pos syntax.Pos, sig *types.Func, bind map[*types.T
 		if !ok || !hasMethodsDecl(n.Decl) || !n.Decl.HasImpl && n.Decl.Origin != c.file.Path {
 			continue
 		}
-		for i, b := range tp.Bounds {
+		for i := range tp.Bounds {
 			iface := c.bound(tp, i)
 			if iface == nil {
 				continue
 			}
-			if why := unsatisfied(n.Decl, iface, nil); why != "" {
+			var args []types.Type
+			if i < len(tp.BoundArgs) {
+				// `where C: Container<T>`: the interface read with T as bound
+				for _, a := range tp.BoundArgs[i] {
+					args = append(args, types.Subst(a, bind))
+				}
+			}
+			if why := unsatisfied(n.Decl, iface, args); why != "" {
 				c.report(sevError, pos, "HARN-TYP-014", "", fmt.Sprintf(
 					"Type '%s' does not satisfy interface '%s': %s (required by constraint `where %s: %s`)",
-					n.Decl.Name, iface.Name, why, tp.Name, b))
+					n.Decl.Name, iface.Name, why, tp.Name, tp.BoundText(i)))
 				return
 			}
 		}
@@ -320,7 +384,7 @@ func (c *checker) bound(tp *types.TypeParam, i int) *types.Decl {
 // builtinConstraints checks the bounds of a type parameter bound to a
 // builtin type: numbers have no methods, the other kinds the library's.
 func (c *checker) builtinConstraints(pos syntax.Pos, t types.Type, kind string, tp *types.TypeParam) {
-	for i, b := range tp.Bounds {
+	for i := range tp.Bounds {
 		iface := c.bound(tp, i)
 		if iface == nil {
 			continue
@@ -331,7 +395,7 @@ func (c *checker) builtinConstraints(pos syntax.Pos, t types.Type, kind string, 
 			}
 			c.report(sevError, pos, "HARN-TYP-014", "", fmt.Sprintf(
 				"Type '%s' does not satisfy interface '%s': missing method '%s' (required by constraint `where %s: %s`)",
-				types.Widen(t), iface.Name, m.Name, tp.Name, b))
+				types.Widen(t), iface.Name, m.Name, tp.Name, tp.BoundText(i)))
 			return
 		}
 	}

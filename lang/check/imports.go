@@ -49,6 +49,11 @@ type ImportedConsts interface {
 	// import ns), when its annotation or its literal initialiser states
 	// it; ok is false otherwise.
 	ImportedConstType(ns, name string) (t types.Type, ok bool)
+	// ImportedConstDeclared reports whether the type of the `pub const`
+	// / `pub let` an import binds to name was written down in its module
+	// (an annotation, or a copy of a declared `T?` result): nil safety
+	// then watches it in the importing file as there (docs/spec/newer.md §3.5).
+	ImportedConstDeclared(ns, name string) bool
 }
 
 // LiteralType is the type a literal initialiser gives a binding whatever
@@ -255,4 +260,46 @@ func (c *checker) foreign(t types.Type, ns string) bool {
 		return !seen(c.env.Lookup(n.Decl.Name)) && (ns == "" || !seen(c.env.Lookup(ns+"."+n.Decl.Name)))
 	}
 	return anyPart(t, unseen)
+}
+
+// exported hands each top-level `pub const` / `pub let` of one name with a
+// type worth stating to out (Options.Exported). A `let` first bound to
+// nil (its type is fixed later) and a name declared more than once are
+// left out.
+func (c *checker) exported(items []syntax.Stmt, out func(string, types.Type, bool)) {
+	for _, it := range items {
+		s, ok := it.(*syntax.LetStmt)
+		if !ok || !s.Pub || s.Kind == syntax.BindVar {
+			continue
+		}
+		p, ok := s.Pattern.(*syntax.IdentPattern)
+		if !ok || c.multiDecl[p.Name] {
+			continue
+		}
+		v := c.vars[c.binding(p, p.Name)]
+		if v == nil || v.nilInit || v.t == nil || v.t == types.Any {
+			continue
+		}
+		out(p.Name, types.Widen(v.t), v.annotated)
+	}
+}
+
+// importedValue returns the type of the `pub const` / `pub let` an import
+// binds to name (for ns != "", the member name of the namespace import
+// ns): the value the module computed when it loaded, typed as the module
+// typed it (docs/spec/language.md §11.2). A struct or enum the file does
+// not see under that name is left unchecked, as for imported functions.
+func (c *checker) importedValue(ns, name string) (types.Type, bool) {
+	ic, ok := c.imports.(ImportedConsts)
+	if !ok {
+		return nil, false
+	}
+	t, ok := ic.ImportedConstType(ns, name)
+	if !ok || t == nil {
+		return nil, false
+	}
+	if c.foreign(t, ns) {
+		return types.Any, true
+	}
+	return t, true
 }

@@ -546,6 +546,12 @@ func (c *checker) quietType(x syntax.Expr) types.Type {
 		if v := c.vars[ref.Binding]; v != nil {
 			return v.t
 		}
+		if ref.Binding.Kind == resolve.KImport && !c.multiDecl[e.Name] && c.importRef(ref, false) {
+			// an imported `pub const` / `pub let` (importedValue)
+			if t, ok := c.importedValue("", e.Name); ok {
+				return t
+			}
+		}
 	case *syntax.MemberExpr:
 		rt := c.quietType(e.X)
 		if rt == nil {
@@ -669,6 +675,14 @@ func (c *checker) declaredPath(x syntax.Expr) bool {
 		return c.declaredPick(pathRoot(x))
 	}
 	v := c.vars[b]
+	if v == nil && b.Kind == resolve.KImport {
+		// an imported value whose module wrote its type down (`pub
+		// const LIMIT: int? = nil`)
+		if id, ok := x.(*syntax.Ident); ok && c.importRef(c.info.Refs[id], false) && !c.multiDecl[b.Name] {
+			ic, ok := c.imports.(ImportedConsts)
+			return ok && ic.ImportedConstDeclared("", id.Name)
+		}
+	}
 	return v != nil && v.annotated
 }
 

@@ -267,7 +267,7 @@ func (p *printer) fnDecl(s *syntax.FnDecl) doc {
 			if i > 0 {
 				d = append(d, text(", "))
 			}
-			d = append(d, text(w.Param+": "+strings.Join(w.Bounds, " + ")))
+			d = append(d, text(w.Param+": "), p.bounds(w.Bounds, w.BoundArgs))
 		}
 	}
 	return append(d, text(" "), p.body(s.Body))
@@ -320,10 +320,33 @@ func (p *printer) typeParams(tps []*syntax.TypeParam) doc {
 		}
 		d = append(d, text(tp.Name))
 		if len(tp.Bounds) > 0 {
-			d = append(d, text(": "+strings.Join(tp.Bounds, " + ")))
+			d = append(d, text(": "), p.bounds(tp.Bounds, tp.BoundArgs()))
 		}
 	}
 	return append(d, text(">"))
+}
+
+// bounds prints `A + B<T, U>`: interface bounds, a generic one with its
+// type arguments (args[i] is nil for a bare name; args may be nil).
+func (p *printer) bounds(names []string, args [][]syntax.TypeExpr) doc {
+	var d concat
+	for i, b := range names {
+		if i > 0 {
+			d = append(d, text(" + "))
+		}
+		d = append(d, text(b))
+		if i < len(args) && args[i] != nil {
+			d = append(d, text("<"))
+			for j, a := range args[i] {
+				if j > 0 {
+					d = append(d, text(", "))
+				}
+				d = append(d, p.typ(a))
+			}
+			d = append(d, text(">"))
+		}
+	}
+	return d
 }
 
 // params prints `(a: T = d, ...rest)`; paren is the `(`.

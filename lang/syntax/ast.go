@@ -127,15 +127,27 @@ type TypeParam struct {
 	Variance string   // "", "in" or "out"
 	Bounds   []string // inline bounds of a function's type parameter
 	BoundsAt []Pos
+	// boundArgs[i] holds the type arguments of a generic interface bound
+	// (`T: Container<U>`), nil for a bare name; nil when no bound has any.
+	// Unexported so that a walk meets them once, in the function's Where.
+	boundArgs [][]TypeExpr
 }
 
+// BoundArgs returns, for each of Bounds, the type arguments a generic
+// interface bound gives (`T: Container<U>`), nil for a bare name; nil
+// when no bound has any.
+func (tp *TypeParam) BoundArgs() [][]TypeExpr { return tp.boundArgs }
+
 // WhereClause is one `T: A + B` bound; BoundsAt[i] is where Bounds[i]
-// is written.
+// is written, BoundArgs[i] the type arguments of a generic interface
+// bound (`where C: Container<T>`), nil for a bare name (BoundArgs is nil
+// when no bound has any).
 type WhereClause struct {
-	At       Pos
-	Param    string
-	Bounds   []string
-	BoundsAt []Pos
+	At        Pos
+	Param     string
+	Bounds    []string
+	BoundsAt  []Pos
+	BoundArgs [][]TypeExpr
 }
 
 // FnDecl is `[pub] [gen] fn name<T>(params) -> R throws E where … { body }`.

@@ -488,10 +488,11 @@ type fnRest struct {
 }
 
 type whereG struct {
-	Pos    lexer.Position
-	Param  name[rType]
-	Colon  tok[sColon]
-	Bounds []name[rBound]
+	Pos       lexer.Position
+	Param     name[rType]
+	Colon     tok[sColon]
+	Bounds    []name[rBound]
+	BoundArgs [][]TypeExpr
 }
 
 // fnDecl parses a function declaration whose head the statement list has
@@ -541,6 +542,7 @@ func (h *fnRest) Parse(lex *lexer.PeekingLexer) error {
 					b.Name += "." + m.Name
 				}
 				w.Bounds = append(w.Bounds, b)
+				w.BoundArgs = append(w.BoundArgs, cursorFor(lex).boundArgs())
 				if lex.Peek().Value != "+" {
 					break
 				}
@@ -567,15 +569,21 @@ func (g *fnDeclG) ast() *FnDecl {
 		d.TypeParams = r.TypeParams.List
 		for _, tp := range d.TypeParams {
 			if len(tp.Bounds) > 0 {
-				d.Where = append(d.Where, &WhereClause{At: tp.At, Param: tp.Name, Bounds: tp.Bounds, BoundsAt: tp.BoundsAt})
+				d.Where = append(d.Where, &WhereClause{At: tp.At, Param: tp.Name, Bounds: tp.Bounds, BoundsAt: tp.BoundsAt, BoundArgs: tp.boundArgs})
 			}
 		}
 	}
 	for _, w := range r.Where {
 		wc := &WhereClause{At: at(w.Pos), Param: w.Param.Name}
-		for _, b := range w.Bounds {
+		for i, b := range w.Bounds {
 			wc.Bounds = append(wc.Bounds, b.Name)
 			wc.BoundsAt = append(wc.BoundsAt, at(b.Pos))
+			if w.BoundArgs[i] != nil {
+				wc.BoundArgs = make([][]TypeExpr, len(w.Bounds))
+			}
+		}
+		if wc.BoundArgs != nil {
+			copy(wc.BoundArgs, w.BoundArgs)
 		}
 		d.Where = append(d.Where, wc)
 	}

@@ -569,6 +569,14 @@ func (h *typeParams) parse(lex *lexer.PeekingLexer, bounded bool) error {
 				}
 				tp.Bounds = append(tp.Bounds, name)
 				tp.BoundsAt = append(tp.BoundsAt, at(b.Pos))
+				if args := c.boundArgs(); args != nil {
+					if tp.boundArgs == nil {
+						tp.boundArgs = make([][]TypeExpr, len(tp.Bounds)-1, len(tp.Bounds))
+					}
+					tp.boundArgs = append(tp.boundArgs, args)
+				} else if tp.boundArgs != nil {
+					tp.boundArgs = append(tp.boundArgs, nil)
+				}
 				if !c.accept("+") {
 					break
 				}

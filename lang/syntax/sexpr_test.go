@@ -164,7 +164,23 @@ func (w sxWriter) node(n any) {
 			w.node(n.Throws)
 		}
 		for _, wc := range n.Where {
-			w.s(" where ", wc.Param, ":", strings.Join(wc.Bounds, "+"))
+			w.s(" where ", wc.Param, ":")
+			for i, b := range wc.Bounds {
+				if i > 0 {
+					w.s("+")
+				}
+				w.s(b)
+				if i < len(wc.BoundArgs) && wc.BoundArgs[i] != nil {
+					w.s("<")
+					for j, a := range wc.BoundArgs[i] {
+						if j > 0 {
+							w.s(" ")
+						}
+						w.node(a)
+					}
+					w.s(">")
+				}
+			}
 		}
 		w.s(" ")
 		w.node(n.Body)

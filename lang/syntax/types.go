@@ -369,3 +369,22 @@ func (c cursor) attrValue() Expr {
 	fail(t, "attribute value (literal or identifier)")
 	return nil
 }
+
+// boundArgs parses the `<T, …>` type arguments of a generic interface
+// named as a bound (`where C: Container<T>`, `<C: Container<T>>`), or
+// returns nil when none follow.
+func (c cursor) boundArgs() []TypeExpr {
+	if !isPunct(c.peek(), "<") {
+		return nil
+	}
+	c.next()
+	var args []TypeExpr
+	for {
+		args = append(args, c.typeExpr())
+		if !c.accept(",") {
+			break
+		}
+	}
+	c.expect(">")
+	return args
+}

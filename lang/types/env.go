@@ -273,6 +273,13 @@ func typeParams(ps []*syntax.TypeParam, where []*syntax.WhereClause) []*TypePara
 		tp := &TypeParam{Name: p.Name, Variance: p.Variance}
 		for _, w := range where {
 			if w.Param == p.Name {
+				for j := range w.Bounds {
+					var args []syntax.TypeExpr
+					if j < len(w.BoundArgs) {
+						args = w.BoundArgs[j]
+					}
+					tp.boundSyntax = append(tp.boundSyntax, args)
+				}
 				tp.Bounds = append(tp.Bounds, w.Bounds...)
 			}
 		}
@@ -388,19 +395,29 @@ func (e *Env) FromSyntax(t syntax.TypeExpr, typeParams []*TypeParam) Type {
 // FnType is the signature of a function (or impl method) declaration.
 func (e *Env) FnType(fn *syntax.FnDecl) *Func {
 	tps := typeParams(fn.TypeParams, fn.Where)
-	e.boundInterfaces(tps)
+	e.boundInterfaces(tps, tps)
 	return e.signature(fn.Params, tps, tps, fn.Return, fn.Throws)
 }
 
-// boundInterfaces fills TypeParam.Interfaces as e sees the bounds.
-func (e *Env) boundInterfaces(tps []*TypeParam) {
+// boundInterfaces fills TypeParam.Interfaces as e sees the bounds, and
+// BoundArgs with their type arguments read in scope (the function's
+// type parameters: `where C: Container<T>`).
+func (e *Env) boundInterfaces(tps, scope []*TypeParam) {
 	for _, tp := range tps {
-		for _, b := range tp.Bounds {
+		for i, b := range tp.Bounds {
 			d := e.Lookup(b)
 			if d != nil && d.Kind != InterfaceDecl {
 				d = nil
 			}
 			tp.Interfaces = append(tp.Interfaces, d)
+			if i < len(tp.boundSyntax) && tp.boundSyntax[i] != nil {
+				if tp.BoundArgs == nil {
+					tp.BoundArgs = make([][]Type, len(tp.Bounds))
+				}
+				for _, a := range tp.boundSyntax[i] {
+					tp.BoundArgs[i] = append(tp.BoundArgs[i], e.fromSyntax(a, scope))
+				}
+			}
 		}
 	}
 }
@@ -427,8 +444,9 @@ func (e *Env) MethodType(im *syntax.ImplBlock, fn *syntax.FnDecl) *Func {
 		bind[tp] = e.fromSyntax(a.Type, nil)
 	}
 	tps := typeParams(fn.TypeParams, fn.Where)
-	e.boundInterfaces(tps)
-	f := e.signature(fn.Params, append(scope, tps...), tps, fn.Return, fn.Throws)
+	scope = append(scope, tps...)
+	e.boundInterfaces(tps, scope)
+	f := e.signature(fn.Params, scope, tps, fn.Return, fn.Throws)
 	return Subst(f, bind).(*Func)
 }
 

@@ -40,6 +40,8 @@ package types
 import (
 	"strconv"
 	"strings"
+
+	"github.com/harnlang/harn/lang/syntax"
 )
 
 // Type is a static type.
@@ -373,6 +375,25 @@ type TypeParam struct {
 	// the declaring file (nil when it names none there): the bounds of
 	// an imported function name its module's interfaces.
 	Interfaces []*Decl
+	// BoundArgs holds, for each of Bounds, the type arguments a generic
+	// interface bound gives (`where C: Container<T>`: [T]), nil for a
+	// bare name; nil when no bound has any.
+	BoundArgs [][]Type
+
+	boundSyntax [][]syntax.TypeExpr // BoundArgs as written, until resolved
+}
+
+// BoundText is the i-th bound as written: `Container<T>` for a generic
+// interface with type arguments, else its name.
+func (t *TypeParam) BoundText(i int) string {
+	if i >= len(t.BoundArgs) || t.BoundArgs[i] == nil {
+		return t.Bounds[i]
+	}
+	args := make([]string, len(t.BoundArgs[i]))
+	for j, a := range t.BoundArgs[i] {
+		args[j] = a.String()
+	}
+	return t.Bounds[i] + "<" + strings.Join(args, ", ") + ">"
 }
 
 func (t *TypeParam) String() string { return t.Name }
