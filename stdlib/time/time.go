@@ -261,7 +261,7 @@ func init() {
 		}
 		return vm.Str(durationToHuman(d)), nil
 	})
-	lib.Def("sleep", "sleep(d)", "pause for a duration (or int milliseconds); zero lets the other ready tasks run first", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("sleep", "sleep(d)", "pause for a duration (or int milliseconds); zero lets the other ready tasks run first. Anything else (a string such as \"5\", nil) does not pause and is no error, as docs/spec/builtins.md §3.14 says; harness.clock.sleep_ms is the strict form", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		var err error
 		switch d := a.At(0).Object().(type) {
 		case vm.Duration:
