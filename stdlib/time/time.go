@@ -286,10 +286,15 @@ func init() {
 		th.VM().MockTime(ms)
 		return vm.Nil, nil
 	})
-	lib.Def("advance_time", "advance_time(ms)", "advance a mocked clock by ms, a number or a duration; the new wall ms", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("advance_time", "advance_time(ms)", "advance a mocked clock by ms, a non-negative number or duration; the new wall ms", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		ms, err := mockMillis("advance_time", a)
 		if err != nil {
 			return vm.Value{}, err
+		}
+		if ms < 0 {
+			// A mocked clock only advances: going back would run the
+			// monotonic clock backwards too (docs/builtins-areas.md).
+			return vm.Value{}, vm.Typef("advance_time: the mocked clock only moves forward, got %d ms (mock_time sets it anywhere)", ms)
 		}
 		now, ok := th.VM().AdvanceTime(ms)
 		if !ok {
