@@ -274,10 +274,20 @@ func namespaceTypes(imp *Import) []*types.Decl {
 // enums or schema aliases), and the type declarations they make visible.
 func importOptions(imports []*Import) (resolve.Options, *types.Env) {
 	var imported []string
+	pipelines := map[string]int{}
 	env := types.NewEnv()
 	nsEnums := map[string][]string{}
 	for _, imp := range imports {
 		imported = append(imported, imp.Names...)
+		if imp.Decl.Namespace == nil {
+			for _, n := range imp.Names {
+				if _, decl, ok := imp.Module.Exported(n); ok {
+					if p, ok := decl.(*syntax.PipelineDecl); ok {
+						pipelines[n] = requiredParams(p.Params)
+					}
+				}
+			}
+		}
 		enums := importTypes(env, imp)
 		if ns := imp.Decl.Namespace; ns != nil {
 			imported = append(imported, ns.Name)
@@ -285,8 +295,18 @@ func importOptions(imports []*Import) (resolve.Options, *types.Env) {
 		}
 	}
 	enums := importedEnums(env, imported)
-	return resolve.Options{ImportedNames: imported, ImportedAliases: schemaAliases(env),
+	return resolve.Options{ImportedNames: imported, ImportedPipelines: pipelines, ImportedAliases: schemaAliases(env),
 		ImportedEnums: enums, NamespaceEnums: nsEnums, ImportedVariants: importedVariants(env, enums, nsEnums)}, env
+}
+
+// requiredParams counts the parameters before the first with a default.
+func requiredParams(ps []*syntax.Param) int {
+	for i, p := range ps {
+		if p.Default != nil || p.Rest {
+			return i
+		}
+	}
+	return len(ps)
 }
 
 // importedEnums lists the enums among the names imported by name.

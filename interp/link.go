@@ -105,7 +105,16 @@ func (s *Session) bindLate() error {
 // interfaces) bind nothing.
 func bind(into *Module, imp *Import) error {
 	t := imp.Module
+	collide := func(name string, ns bool) error {
+		e := vm.Runtimef("%s", importCollision(name, imp.Decl.Path, ns))
+		e.Line, e.Col = imp.Decl.PathPos.Line, imp.Decl.PathPos.Col
+		e.Trace = []vm.TraceFrame{{File: into.Name, Line: e.Line, Col: e.Col}}
+		return e
+	}
 	if ns := imp.Decl.Namespace; ns != nil {
+		if old, ok := into.VM.Global(ns.Name); ok && importBound(old) {
+			return collide(ns.Name, true)
+		}
 		into.VM.SetGlobal(ns.Name, vm.Of(namespace(t)))
 		return nil
 	}
@@ -114,11 +123,8 @@ func bind(into *Module, imp *Import) error {
 		if !ok {
 			continue
 		}
-		if old, ok := into.VM.Global(name); ok && isFunction(old) && isFunction(v) {
-			e := vm.Runtimef("%s", importCollision(name, imp.Decl.Path))
-			e.Line, e.Col = imp.Decl.PathPos.Line, imp.Decl.PathPos.Col
-			e.Trace = []vm.TraceFrame{{File: into.Name, Line: e.Line, Col: e.Col}}
-			return e
+		if old, ok := into.VM.Global(name); ok && isFunction(v) && (isFunction(old) || isNamespace(old)) {
+			return collide(name, false)
 		}
 		into.VM.SetGlobal(name, v)
 	}
@@ -126,8 +132,13 @@ func bind(into *Module, imp *Import) error {
 }
 
 // importCollision is the message for binding a function name that is
-// already bound to a function (docs/spec/language.md §11.3).
-func importCollision(name, path string) string {
+// already bound to a function (docs/spec/language.md §11.3); a namespace
+// import whose name is taken (ns) gets the same message with a help
+// fitting it (docs/modules.md).
+func importCollision(name, path string, ns bool) string {
+	if ns {
+		return fmt.Sprintf("Import collision: '%s' is already defined when importing %s. Use another namespace name: import * as %s_ns from \"...\"", name, path, name)
+	}
 	return fmt.Sprintf("Import collision: '%s' is already defined when importing %s. Use selective imports to disambiguate: import { %s } from \"...\"", name, path, name)
 }
 
@@ -135,6 +146,16 @@ func isFunction(v vm.Value) bool {
 	_, ok := v.AsClosure()
 	return ok
 }
+
+// isNamespace reports whether v is the value of a namespace import.
+func isNamespace(v vm.Value) bool {
+	d, ok := v.AsDict()
+	return ok && d.IsModuleNamespace()
+}
+
+// importBound reports whether v is what an import binds: a function or
+// a namespace.
+func importBound(v vm.Value) bool { return isFunction(v) || isNamespace(v) }
 
 // namespace is the value `import * as ns` binds (docs/spec/newer.md §1.3): a dict of
 // the module's exported values, whose stored functions `ns.f(args)` calls.

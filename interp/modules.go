@@ -387,7 +387,7 @@ func (m *Module) reexport(imp *Import) error {
 			if prev.via != "" {
 				// Two pub imports binding one name collide as imports
 				// do: the second binding is refused first.
-				return importFailure(m, imp.Decl, "%s", importCollision(n, imp.Decl.Path))
+				return importFailure(m, imp.Decl, "%s", importCollision(n, imp.Decl.Path, false))
 			}
 			return importFailure(m, imp.Decl, "Re-export collision: '%s' is exported by both this module and %q", n, imp.Decl.Path)
 		}

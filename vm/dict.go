@@ -379,6 +379,10 @@ func (d *Dict) LibraryNamespace() string {
 	return d.namespace.library
 }
 
+// IsModuleNamespace reports whether d is the value of a namespace
+// import (`import * as ns`).
+func (d *Dict) IsModuleNamespace() bool { return d.namespace == moduleNamespace }
+
 // namespaceMember is the callable namespace d holds under name, if d is
 // a namespace.
 func namespaceMember(d *Dict, name string) (Value, bool) {

@@ -456,6 +456,30 @@ func (v *VM) RemoveForeground(th *Thread) {
 // one costs a quarter of a second.
 const deadlockGrace = 250 * time.Millisecond
 
+// Alone reports, for the thread holding the lock, whether no other
+// thread of the VM can act: none waits for the lock or to start, none is
+// away (a timer, I/O, a host call), and every parked one awaits other
+// threads' end with nothing come yet. A wait that only another thread
+// could end would then be a deadlock for certain, which a caller may
+// report at once instead of after deadlockGrace. It is conservative: a
+// parked thread waiting for anything but a join, whose wake may be on
+// its way unseen (a blind wake), makes it false. False when deadlocks
+// are not detected.
+func (v *VM) Alone() bool {
+	s := &v.sched
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.detect || len(s.ready) > 0 || len(s.starts) > 0 || len(s.away) > 0 || v.interrupt.Load() {
+		return false
+	}
+	for _, p := range s.parked {
+		if !p.join || len(p.wake) > 0 || closedNow(p.wake) {
+			return false
+		}
+	}
+	return true
+}
+
 // suspectDeadlock checks, with s.mu held and the lock free, whether the
 // parked threads are all that is left; if so it confirms after
 // deadlockGrace.

@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/harnlang/harn/lang/diag"
@@ -1030,6 +1031,36 @@ func (c *checker) attrs(list []*syntax.Attribute, testable bool) {
 			c.warnf(a.At, "`@test` only marks functions and pipelines; it has no effect here")
 		case a.Name == "sibling" && !testable:
 			c.siblingElsewhere([]*syntax.Attribute{a})
+		case a.Name == "annotations":
+			c.annotationsAttr(a)
+		}
+	}
+}
+
+// annotationHints are the arguments of @annotations (docs/spec/language.md
+// §10.5), each a boolean literal.
+var annotationHints = []string{"readOnly", "destructive", "idempotent", "openWorld"}
+
+// annotationsAttr warns about an @annotations argument that is no named
+// hint with a boolean literal: `harn run` ignores the attribute, but the
+// exports tooling refuses the function, so the mistake shows here first
+// (docs/check.md).
+func (c *checker) annotationsAttr(a *syntax.Attribute) {
+	for _, arg := range a.Args {
+		if arg.Name == "" {
+			c.warnf(a.At, "`@annotations` takes named hints (readOnly:, destructive:, idempotent:, openWorld:), not a positional argument")
+			continue
+		}
+		if !slices.Contains(annotationHints, arg.Name) {
+			help := ""
+			if s := diag.Suggest(arg.Name, annotationHints); s != "" {
+				help = "did you mean `" + s + "`?"
+			}
+			c.report(sevWarning, a.At, "", help, "`@annotations` has no hint `"+arg.Name+"` (the hints are readOnly, destructive, idempotent and openWorld)")
+			continue
+		}
+		if _, ok := arg.Value.(*syntax.BoolLit); !ok {
+			c.warnf(a.At, "`@annotations` hint `%s` must be `true` or `false`", arg.Name)
 		}
 	}
 }

@@ -205,6 +205,10 @@ type Options struct {
 	// ImportedAliases are the names among ImportedNames that are type
 	// aliases: usable as schema values (schema.go).
 	ImportedAliases []string
+	// ImportedPipelines maps the names among ImportedNames that are
+	// pipelines to their number of parameters without a default: a
+	// pipeline of the file may extend one (walk.go pipelineBody).
+	ImportedPipelines map[string]int
 	// ImportedEnums are the enums among ImportedNames, and NamespaceEnums
 	// the enums each namespace import (`import * as ns`) exports, so that
 	// `Shape.Circle(1)` and `ns.Shape.Circle(1)` build and match variants

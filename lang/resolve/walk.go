@@ -933,6 +933,17 @@ func (r *resolver) pipelineBody(d *syntax.PipelineDecl, seen map[string]bool) []
 			return append(parent, d.Body.Stmts...)
 		}
 	}
+	if n, ok := r.opts.ImportedPipelines[d.Extends]; ok {
+		// An imported parent's body belongs to its module (its private
+		// helpers, its module state), so it cannot be spliced in: the
+		// child calls it first, as a pipeline is called like a function,
+		// with nil for its parameters (docs/language.md "Pipelines").
+		call := &syntax.CallExpr{At: d.At, Fn: &syntax.Ident{At: d.At, Name: d.Extends}}
+		for range n {
+			call.Args = append(call.Args, &syntax.NilLit{At: d.At})
+		}
+		return append([]syntax.Stmt{&syntax.ExprStmt{X: call}}, d.Body.Stmts...)
+	}
 	r.extendsErrorf(d, "pipeline `%s` extends unknown pipeline `%s`", d.Name, d.Extends)
 	return d.Body.Stmts
 }

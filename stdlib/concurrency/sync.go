@@ -574,6 +574,32 @@ func (p *Permit) release() bool {
 // hold records that th acquired p (reg.mu held). The program's own
 // thread is tracked too, for its deadline blocks; it ends with the
 // program, so its list is never dropped.
+// selfBlocked reports whether th (or the task it runs for, when it is
+// lent to a generator's consumer) holds a permit of mutex l. Taking it
+// again without a timeout, when no other task could release the permit
+// (VM.Alone: a permit may have been handed to a task that releases it),
+// is the re-entrant acquire of docs/spec/newer.md §1.7, reported at once
+// as a `mutex` block reports it, where it used to wait until the
+// deadlock detector gave up (docs/concurrency.md, Sync permits). With a
+// timeout the acquire waits and gives nil as before (a program may be
+// probing the lock); semaphores, gates and rwlocks are not checked (a
+// semaphore or gate may have room, and an rwlock's own reader blocking
+// its writer stays the deadlock detector's report). Called with reg.mu
+// held.
+func (reg *syncRegistry) selfBlocked(th *vm.Thread, l *keyedLock) bool {
+	if l.kind != "mutex" {
+		return false
+	}
+	for o := th; o != nil; o = o.Lender() {
+		for _, p := range reg.held[o] {
+			if p.lock == l && !p.released.Load() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func (reg *syncRegistry) hold(th *vm.Thread, p *Permit) {
 	reg.seq++
 	p.seq = reg.seq
@@ -622,6 +648,10 @@ func acquire(th *vm.Thread, name, kind, key string, capacity int, mode lockMode,
 	if l == nil {
 		l = &keyedLock{vm: th.VM(), kind: kind, key: key, capacity: capacity}
 		reg.locks[kind+":"+key] = l
+	}
+	if timeout < 0 && reg.selfBlocked(th, l) && th.VM().Alone() {
+		reg.mu.Unlock()
+		return vm.Value{}, vm.Categorized("deadlock", reentrantMsg)
 	}
 	p := &Permit{reg: reg, lock: l, mode: mode}
 	if len(l.waiters) == 0 && l.canGrant(mode) {

@@ -117,7 +117,7 @@ func init() {
 	digest("md5", md5.New)
 	digest("sha3_256", func() hash.Hash { return sha3.New256() })
 	digest("sha3_512", func() hash.Hash { return sha3.New512() })
-	codec("hmac_sha256", "hmac_sha256(key, msg) -> string", "HMAC-SHA256 as hex; key must be a non-empty string or bytes and msg a string or bytes (anything else is an error)", func(a vm.Args) (vm.Value, error) {
+	codec("hmac_sha256", "hmac_sha256(key, msg) -> string", "HMAC-SHA256 as hex; key and msg are strings or bytes, either may be empty (RFC 2104); anything else, nil included, is an error", func(a vm.Args) (vm.Value, error) {
 		m, err := hmacSHA256("hmac_sha256", a)
 		if err != nil {
 			return vm.Value{}, err
@@ -247,7 +247,10 @@ func init() {
 }
 
 func hmacSHA256(fn string, a vm.Args) ([]byte, error) {
-	key, err := lib.Secret(fn, "key", a.At(0))
+	// RFC 2104 defines HMAC for any key length, the empty key included
+	// (a published test vector); only a key that is no string or bytes,
+	// such as an unset env var's nil, is refused (docs/builtins-areas.md).
+	key, err := lib.Message(fn, "key", a.At(0))
 	if err != nil {
 		return nil, err
 	}

@@ -261,7 +261,7 @@ func init() {
 		}
 		return vm.Str(durationToHuman(d)), nil
 	})
-	lib.Def("sleep", "sleep(d)", "pause for a duration (or int milliseconds); zero lets the other ready tasks run first", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("sleep", "sleep(d)", "pause for a duration (or int milliseconds); zero lets the other ready tasks run first. Anything else (a string such as \"5\", nil) does not pause and is no error, as docs/spec/builtins.md §3.14 says; harness.clock.sleep_ms is the strict form", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		var err error
 		switch d := a.At(0).Object().(type) {
 		case vm.Duration:
@@ -286,10 +286,15 @@ func init() {
 		th.VM().MockTime(ms)
 		return vm.Nil, nil
 	})
-	lib.Def("advance_time", "advance_time(ms)", "advance a mocked clock by ms, a number or a duration; the new wall ms", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("advance_time", "advance_time(ms)", "advance a mocked clock by ms, a non-negative number or duration; the new wall ms", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		ms, err := mockMillis("advance_time", a)
 		if err != nil {
 			return vm.Value{}, err
+		}
+		if ms < 0 {
+			// A mocked clock only advances: going back would run the
+			// monotonic clock backwards too (docs/builtins-areas.md).
+			return vm.Value{}, vm.Typef("advance_time: the mocked clock only moves forward, got %d ms (mock_time sets it anywhere)", ms)
 		}
 		now, ok := th.VM().AdvanceTime(ms)
 		if !ok {
