@@ -195,6 +195,28 @@ func (b *Builder) translate(t types.Type) (any, *Error) {
 			return nil, err
 		}
 		return jsonv.Obj("type", "array", "items", items), nil
+	case *types.Tuple:
+		if b.dialect == Harn {
+			break
+		}
+		// a tuple is a list at run time (docs/spec/newer.md §2.3) of
+		// exactly its element types, position by position
+		items := make([]any, len(t.Elems))
+		for i, e := range t.Elems {
+			s, err := b.schema(e)
+			if err != nil {
+				return nil, err.in(fmt.Sprintf("tuple element %d", i))
+			}
+			items[i] = s
+		}
+		o := jsonv.Obj("type", "array")
+		if len(items) > 0 {
+			o.Set("prefixItems", items)
+		}
+		o.Set("items", false)
+		o.Set("minItems", jsonv.Int(int64(len(items))))
+		o.Set("maxItems", jsonv.Int(int64(len(items))))
+		return o, nil
 	case *types.Set:
 		if b.dialect == Harn {
 			return typed("set"), nil

@@ -61,6 +61,14 @@ func hydrate(t types.Type, v vm.Value) vm.Value {
 		if l, ok := v.AsList(); ok {
 			return vm.Of(vm.NewSet(hydrateAll(t.Elem, l.Items())))
 		}
+	case *types.Tuple:
+		if l, ok := v.AsList(); ok && l.Len() == len(t.Elems) {
+			items := make([]vm.Value, l.Len())
+			for i, it := range l.Items() {
+				items[i] = hydrate(t.Elems[i], it)
+			}
+			return vm.Of(vm.NewList(items))
+		}
 	case *types.Dict:
 		if d, ok := v.AsDict(); ok {
 			b := vm.NewDictBuilder(d.Len())
@@ -234,6 +242,17 @@ func fits(t types.Type, v vm.Value) bool {
 		return allFit(t.Elem, v)
 	case *types.Set:
 		return allFit(t.Elem, v)
+	case *types.Tuple:
+		l, ok := v.AsList()
+		if !ok || l.Len() != len(t.Elems) {
+			return false
+		}
+		for i, it := range l.Items() {
+			if !fits(t.Elems[i], it) {
+				return false
+			}
+		}
+		return true
 	case *types.Dict:
 		d, ok := v.AsDict()
 		if !ok {
