@@ -25,10 +25,11 @@ type ToolDef struct {
 	Params      []ToolParam
 	Return      syntax.TypeExpr
 	Throws      syntax.TypeExpr
-	// Decls are this file's non-generic struct and enum declarations
-	// that Return or Throws reach, so that their values get a JSON Schema.
-	Decls map[string]syntax.Node
-	Decl  *syntax.ToolDecl
+	// Sig is the declaration's signature as types: the one source of its
+	// input, output and error schemas (lang/typeschema) and of the
+	// hydration of its JSON arguments.
+	Sig  *types.Func
+	Decl *syntax.ToolDecl
 }
 
 // SkillDef is the constant behind a `skill` declaration: its name and
@@ -181,64 +182,6 @@ func (c *compiler) declTypeParams(name string) []*syntax.TypeParam {
 		}
 	}
 	return nil
-}
-
-// namedDecls are the non-generic struct and enum declarations of this
-// file that the types ts reach, directly or through other types and the
-// declarations' own fields.
-func (c *compiler) namedDecls(ts ...syntax.TypeExpr) map[string]syntax.Node {
-	out := map[string]syntax.Node{}
-	var walk func(syntax.TypeExpr)
-	walk = func(t syntax.TypeExpr) {
-		switch t := t.(type) {
-		case *syntax.OptionalType:
-			walk(t.Elem)
-		case *syntax.ListType:
-			walk(t.Elem)
-		case *syntax.UnionType:
-			for _, m := range t.Types {
-				walk(m)
-			}
-		case *syntax.ShapeType:
-			for _, f := range t.Fields {
-				walk(f.Type)
-			}
-		case *syntax.NamedType:
-			for _, a := range t.Args {
-				walk(a)
-			}
-			if len(t.Args) > 0 || out[t.Name] != nil {
-				return
-			}
-			for _, it := range c.file.Items {
-				switch d := it.(type) {
-				case *syntax.EnumDecl:
-					if d.Name == t.Name && len(d.TypeParams) == 0 {
-						out[d.Name] = d
-						for _, v := range d.Variants {
-							for _, p := range v.Params {
-								walk(p.Type)
-							}
-						}
-					}
-				case *syntax.StructDecl:
-					if d.Name == t.Name && len(d.TypeParams) == 0 {
-						out[d.Name] = d
-						for _, f := range d.Fields {
-							walk(f.Type)
-						}
-					}
-				}
-			}
-		}
-	}
-	for _, t := range ts {
-		walk(t)
-	}
-	if len(out) == 0 {
-		return nil
-	}
-	return out
 }
 
 // intern returns the program's one copy of s.

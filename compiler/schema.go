@@ -17,11 +17,7 @@ import (
 // itself through "$defs"; an alias that only names itself is a compile
 // error.
 func (c *compiler) schemaOf(id *syntax.Ident, name string) syntax.Expr {
-	if c.types == nil {
-		c.types = types.NewEnv()
-		c.types.AddFile(c.file)
-	}
-	d := c.types.Lookup(name)
+	d := c.typeEnv().Lookup(name)
 	if d == nil || d.Kind != types.AliasDecl {
 		c.errorf(id.At, "unknown type alias %q", name)
 		return &syntax.NilLit{At: id.At}
@@ -32,6 +28,16 @@ func (c *compiler) schemaOf(id *syntax.Ident, name string) syntax.Expr {
 		return &syntax.NilLit{At: id.At}
 	}
 	return schemaExpr(s)
+}
+
+// typeEnv is the type declarations the file sees (the Types option), or,
+// without it, the file's own.
+func (c *compiler) typeEnv() *types.Env {
+	if c.types == nil {
+		c.types = types.NewEnv()
+		c.types.AddFile(c.file)
+	}
+	return c.types
 }
 
 // schemaExpr is the literal that builds a schema document.

@@ -751,10 +751,10 @@ func (f *fcomp) toolDecl(s *syntax.ToolDecl) {
 	// handler's result (the checker reads that tail as the declared
 	// result, docs/language.md "Closures and tool declarations").
 	idx := f.function(s, s.Name, FuncClosure, s.Params, s.Body, s.At.Line)
-	def := &ToolDef{Name: s.Name, Description: s.Description, Return: f.c.expandAliases(s.Return, nil), Throws: f.c.expandAliases(s.Throws, nil), Decl: s}
-	def.Decls = f.c.namedDecls(def.Return, def.Throws)
+	def := &ToolDef{Name: s.Name, Description: s.Description, Return: s.Return, Throws: s.Throws, Decl: s,
+		Sig: f.c.typeEnv().Signature(s.Params, s.Return, s.Throws, nil)}
 	for _, p := range s.Params {
-		def.Params = append(def.Params, ToolParam{Name: p.Name, Type: f.c.expandAliases(p.Type, nil), HasDefault: p.Default != nil, Rest: p.Rest})
+		def.Params = append(def.Params, ToolParam{Name: p.Name, Type: p.Type, HasDefault: p.Default != nil, Rest: p.Rest})
 	}
 	f.emit(CONST, f.constant(def))
 	f.emit(MAKE_CLOSURE, idx)

@@ -57,6 +57,34 @@ func (c *checker) declaredTwice(kind, owner string, names []named) {
 	}
 }
 
+// declaredTwiceKinds is declaredTwice for names of several kinds (a
+// function and a tool): each repeat is reported by its own kind, and
+// when the kinds differ the first declaration's kind is named too
+// (“tool `a` is declared twice in this file (first as a function)”).
+func (c *checker) declaredTwiceKinds(owner string, names []named, kinds map[string][]string) {
+	first := map[string]syntax.Pos{}
+	seen := map[string]int{}
+	for _, n := range names {
+		k := kinds[n.name][seen[n.name]]
+		seen[n.name]++
+		at, ok := first[n.name]
+		if !ok {
+			first[n.name] = n.at
+			continue
+		}
+		msg := fmt.Sprintf("%s `%s` is declared twice in %s", k, n.name, owner)
+		if k0 := kinds[n.name][0]; k0 != k {
+			msg += fmt.Sprintf(" (first as a %s)", k0)
+		}
+		n0 := len(c.diags)
+		c.report(sevError, n.at, "", "rename one of them", msg)
+		if len(c.diags) > n0 {
+			d := c.diags[n0]
+			d.Notes = append(d.Notes, &diag.Error{File: c.file.Path, Line: at.Line, Col: at.Col, Msg: "first declared here", Phase: diag.PhaseStatic})
+		}
+	}
+}
+
 // duplicateParams reports parameters and type parameters a function,
 // impl method, closure, tool or pipeline node declares twice; self is the
 // receiver's type in an impl method, nil elsewhere.
@@ -136,10 +164,18 @@ func (c *checker) duplicateMembers(s syntax.Stmt) {
 // input.
 func (c *checker) duplicateTopLevel(items []syntax.Stmt) {
 	var fns, typeNames []named
+	kinds := map[string][]string{} // function or tool, per name, in order
 	for _, it := range items {
 		switch d := it.(type) {
 		case *syntax.FnDecl:
 			fns = append(fns, named{d.Name, d.NamePos})
+			kinds[d.Name] = append(kinds[d.Name], "function")
+		case *syntax.ToolDecl:
+			// a tool binds its name as immutably as a function
+			// (docs/spec/language.md §3.1), so a second one of either
+			// kind would silently replace it
+			fns = append(fns, named{d.Name, d.NamePos})
+			kinds[d.Name] = append(kinds[d.Name], "tool")
 		case *syntax.StructDecl:
 			typeNames = append(typeNames, named{d.Name, d.NamePos})
 		case *syntax.EnumDecl:
@@ -150,6 +186,6 @@ func (c *checker) duplicateTopLevel(items []syntax.Stmt) {
 			typeNames = append(typeNames, named{d.Name, d.NamePos})
 		}
 	}
-	c.declaredTwice("function", "this file", fns)
+	c.declaredTwiceKinds("this file", fns, kinds)
 	c.declaredTwice("type", "this file", typeNames)
 }

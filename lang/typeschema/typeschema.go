@@ -20,6 +20,11 @@
 // every non-generic struct and enum is such a definition too, a component
 // of the catalog. Definition names follow reach order: Name, Name_2, ….
 //
+// A standalone JSON builder (NewStandalone, for `tool` declarations)
+// writes documents with no definitions at all: every struct and enum is
+// written in place, a declaration or expansion met again inside itself
+// is any value ({}), and a type with no JSON form is any value too.
+//
 // Documents are ordered JSON values of internal/jsonv: *jsonv.Object,
 // []any, string, bool and integers as json.Number. Every builder call
 // makes fresh objects, so no document shares a node with another and a
@@ -47,9 +52,11 @@ const (
 // catalog, or the $defs of one schema dict).
 type Builder struct {
 	dialect Dialect
-	defs    *jsonv.Object
-	taken   map[string]bool
-	byDecl  map[*types.Decl]string
+	// standalone: no definitions (see NewStandalone).
+	standalone bool
+	defs       *jsonv.Object
+	taken      map[string]bool
+	byDecl     map[*types.Decl]string
 	// expanding lists the aliases and generic instantiations being
 	// expanded inline (innermost last); recursive lists those that turned
 	// out recursive and now live in the definitions.
@@ -65,6 +72,20 @@ type expansion struct {
 // New returns a builder writing dialect d.
 func New(d Dialect) *Builder {
 	return &Builder{dialect: d, defs: jsonv.NewObject(0), taken: map[string]bool{}, byDecl: map[*types.Decl]string{}}
+}
+
+// NewStandalone returns a JSON builder whose documents stand alone, for
+// the schemas of a `tool` declaration (docs/tools.md "Tool
+// declarations"): a tool value travels on its own into any registry, so
+// its schemas cannot refer to catalog components. Structs and enums are
+// expanded in place like aliases; a struct, enum or alias met again
+// inside its own expansion is any value ({}); and a type with no JSON
+// form (a closure, a handle, an interface) is any value, leaving the
+// handler's own run-time parameter check to judge it.
+func NewStandalone() *Builder {
+	b := New(JSON)
+	b.standalone = true
+	return b
 }
 
 // Defs returns the definitions reached so far, in reach order.
@@ -153,6 +174,14 @@ func (b *Builder) runtimeOnly(name string, harn *jsonv.Object) (any, *Error) {
 // ---- the translation ----
 
 func (b *Builder) schema(t types.Type) (any, *Error) {
+	s, err := b.translate(t)
+	if err != nil && b.standalone {
+		return jsonv.Obj(), nil
+	}
+	return s, err
+}
+
+func (b *Builder) translate(t types.Type) (any, *Error) {
 	switch t := t.(type) {
 	case nil:
 		return jsonv.Obj(), nil
@@ -166,6 +195,28 @@ func (b *Builder) schema(t types.Type) (any, *Error) {
 			return nil, err
 		}
 		return jsonv.Obj("type", "array", "items", items), nil
+	case *types.Tuple:
+		if b.dialect == Harn {
+			break
+		}
+		// a tuple is a list at run time (docs/spec/newer.md §2.3) of
+		// exactly its element types, position by position
+		items := make([]any, len(t.Elems))
+		for i, e := range t.Elems {
+			s, err := b.schema(e)
+			if err != nil {
+				return nil, err.in(fmt.Sprintf("tuple element %d", i))
+			}
+			items[i] = s
+		}
+		o := jsonv.Obj("type", "array")
+		if len(items) > 0 {
+			o.Set("prefixItems", items)
+		}
+		o.Set("items", false)
+		o.Set("minItems", jsonv.Int(int64(len(items))))
+		o.Set("maxItems", jsonv.Int(int64(len(items))))
+		return o, nil
 	case *types.Set:
 		if b.dialect == Harn {
 			return typed("set"), nil
@@ -178,7 +229,7 @@ func (b *Builder) schema(t types.Type) (any, *Error) {
 	case *types.Dict:
 		return b.dict(t)
 	case *types.Shape:
-		return b.fields(t.Fields)
+		return b.fields(t.Fields, true)
 	case *types.Result:
 		if b.dialect == Harn {
 			return jsonv.Obj(), nil
@@ -312,7 +363,12 @@ func stringLiterals(t types.Type) bool {
 // fields is the object of a shape or struct body. In JSON an optional
 // field accepts null too (it stays unset when hydrated); Harn's validator
 // only checks the fields present.
-func (b *Builder) fields(fs []types.Field) (any, *Error) {
+//
+// A shape is closed in JSON too, except in a standalone document, where
+// it stays open as the shape type is (a `tool` declaration's body accepts
+// the extra keys its parameter check lets through); a struct is always
+// closed, as its instances keep only their declared fields.
+func (b *Builder) fields(fs []types.Field, shape bool) (any, *Error) {
 	props := jsonv.NewObject(0)
 	var required []string
 	for _, f := range fs {
@@ -327,6 +383,13 @@ func (b *Builder) fields(fs []types.Field) (any, *Error) {
 			return nil, err.in(fmt.Sprintf("field %q", f.Name))
 		}
 		props.Set(f.Name, s)
+	}
+	if shape && b.standalone {
+		o := jsonv.Obj("type", "object", "properties", props)
+		if len(required) > 0 {
+			o.Set("required", jsonv.Strings(required))
+		}
+		return o, nil
 	}
 	return b.object(props, required), nil
 }
@@ -421,7 +484,57 @@ func (b *Builder) union(u *types.Union) (any, *Error) {
 	if len(parts) == 1 {
 		return parts[0], nil
 	}
+	if b.standalone {
+		for _, p := range parts {
+			if o, ok := p.(*jsonv.Object); ok && o.Len() == 0 {
+				return jsonv.Obj(), nil // a member admits any value
+			}
+		}
+	}
+	if n, ok := b.nullable(parts); ok {
+		return n, nil
+	}
 	return jsonv.Obj("anyOf", parts), nil
+}
+
+// nullable is the compact form of `T?` in a standalone document: when
+// T's schema names one `type`, null joins it there (and its `enum`), so
+// `string?` is {"type": ["string", "null"]} and a wrong value reports
+// what T requires rather than a bare anyOf failure.
+func (b *Builder) nullable(parts []any) (any, bool) {
+	if !b.standalone || len(parts) != 2 {
+		return nil, false
+	}
+	isNull := func(x any) bool {
+		o, ok := x.(*jsonv.Object)
+		if !ok || o.Len() != 1 {
+			return false
+		}
+		t, _ := o.Get("type")
+		return t == any("null")
+	}
+	other := parts[0]
+	if !isNull(parts[1]) {
+		if !isNull(parts[0]) {
+			return nil, false
+		}
+		other = parts[1]
+	}
+	o, ok := other.(*jsonv.Object)
+	if !ok {
+		return nil, false
+	}
+	name, ok := o.Get("type")
+	if _, isString := name.(string); !ok || !isString {
+		return nil, false
+	}
+	o.Set("type", []any{name, "null"})
+	if e, ok := o.Get("enum"); ok {
+		if vals, ok := e.([]any); ok {
+			o.Set("enum", append(vals, nil))
+		}
+	}
+	return o, true
 }
 
 // intersection is allOf its members; in JSON, shapes and structs merge
@@ -429,7 +542,7 @@ func (b *Builder) union(u *types.Union) (any, *Error) {
 func (b *Builder) intersection(t *types.Intersection) (any, *Error) {
 	if b.dialect == JSON {
 		if fs, ok := MergedFields(t); ok {
-			return b.fields(fs)
+			return b.fields(fs, true)
 		}
 	}
 	parts := make([]any, len(t.Types))
@@ -493,7 +606,7 @@ func (b *Builder) named(t *types.Named) (any, *Error) {
 		}
 		fallthrough
 	case types.StructDecl:
-		if b.dialect == JSON && len(d.TypeParams) == 0 {
+		if b.dialect == JSON && len(d.TypeParams) == 0 && !b.standalone {
 			name, err := b.component(d)
 			if err != nil {
 				return nil, err
@@ -535,7 +648,7 @@ func (b *Builder) body(d *types.Decl, args []types.Type) (any, *Error) {
 				fs[i] = f
 			}
 		}
-		s, err = b.fields(fs)
+		s, err = b.fields(fs, false)
 	} else {
 		vs := d.Variants
 		if m != nil {
@@ -573,6 +686,9 @@ func (b *Builder) inline(t *types.Named) (any, *Error) {
 	}
 	for _, e := range b.expanding {
 		if types.Identical(e.t, t) {
+			if b.standalone {
+				return jsonv.Obj(), nil
+			}
 			if e.name == "" {
 				e.name = b.reserve(instanceName(t))
 			}

@@ -63,6 +63,7 @@ func TestDialects(t *testing.T) {
 		{`"a"`, `{const: "a"}`, `{type: "string", enum: ["a"]}`},
 		{`"a" | "b" | 1`, `{enum: ["a", "b", 1]}`, `{anyOf: [{type: "string", enum: ["a", "b"]}, {type: "integer", enum: [1]}]}`},
 		{`"a" | int`, `{anyOf: [{const: "a"}, {type: "integer"}]}`, `{anyOf: [{type: "string", enum: ["a"]}, {type: "integer"}]}`},
+		{"tuple<int, string>", `error: type tuple<int, string> has no JSON Schema form`, `{type: "array", prefixItems: [{type: "integer"}, {type: "string"}], items: false, minItems: 2, maxItems: 2}`},
 		{"set<int>", `{type: "set"}`, `{type: "array", items: {type: "integer"}, uniqueItems: true}`},
 		{"bytes", `{type: "bytes"}`, `{type: "object", properties: {$bytes_b64: {type: "string", contentEncoding: "base64"}}, required: ["$bytes_b64"], additionalProperties: false}`},
 		{"{a: int, b?: string}", `{type: "object", properties: {a: {type: "integer"}, b: {type: "string"}}, required: ["a"]}`,
@@ -107,5 +108,36 @@ func TestHarnSchemaCarriesDefs(t *testing.T) {
 	want := `{$ref: "#/$defs/Tree", $defs: {Tree: {type: "object", properties: {value: {type: "integer"}, children: {type: "array", items: {$ref: "#/$defs/Tree"}}}, required: ["value", "children"]}}}`
 	if got := render(s); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
+
+// TestStandalone pins the standalone JSON form of `tool` declarations:
+// no definitions, structs and enums in place, recursion and types with
+// no JSON form unconstrained, open shapes, compact nullable types.
+func TestStandalone(t *testing.T) {
+	tests := []struct{ typ, want string }{
+		{"string?", `{type: ["string", "null"]}`},
+		{`"a" | "b" | nil`, `{type: ["string", "null"], enum: ["a", "b", <nil>]}`},
+		{"Color?", `{anyOf: [{oneOf: [{type: "object", properties: {enum: {const: "Color"}, variant: {const: "Red"}, fields: {type: "array", items: false, minItems: 0, maxItems: 0}}, required: ["enum", "variant", "fields"], additionalProperties: false}, {type: "object", properties: {enum: {const: "Color"}, variant: {const: "Green"}, fields: {type: "array", items: false, minItems: 0, maxItems: 0}}, required: ["enum", "variant", "fields"], additionalProperties: false}]}, {type: "null"}]}`},
+		{"{a: int, b?: string}", `{type: "object", properties: {a: {type: "integer"}, b: {type: ["string", "null"]}}, required: ["a"]}`},
+		{"Node", `{type: "object", properties: {value: {type: "integer"}, next: {}}, required: ["value", "next"], additionalProperties: false}`},
+		{"Tree", `{type: "object", properties: {value: {type: "integer"}, children: {type: "array", items: {}}}, required: ["value", "children"]}`},
+		{"Named", `{}`},
+		{"list<fn(int) -> int>", `{type: "array", items: {}}`},
+		{"A", `{}`},
+	}
+	for _, tt := range tests {
+		b := NewStandalone()
+		s, err := b.Schema(typeOf(t, tt.typ))
+		got := render(s)
+		if err != nil {
+			got = "error: " + err.Error()
+		}
+		if got != tt.want {
+			t.Errorf("%s:\n got %s\nwant %s", tt.typ, got, tt.want)
+		}
+		if b.Defs().Len() != 0 {
+			t.Errorf("%s: standalone builder collected definitions %s", tt.typ, render(b.Defs()))
+		}
 	}
 }

@@ -2,9 +2,12 @@ package tools
 
 import (
 	"github.com/harnlang/harn/compiler"
+	"github.com/harnlang/harn/internal/jsonv"
 	"github.com/harnlang/harn/lang/syntax"
 	"github.com/harnlang/harn/lang/types"
+	"github.com/harnlang/harn/lang/typeschema"
 	"github.com/harnlang/harn/stdlib/harness"
+	"github.com/harnlang/harn/stdlib/hydrate"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/tool"
 	"github.com/harnlang/harn/vm"
@@ -35,15 +38,20 @@ func declareTool(th *vm.Thread, def *compiler.ToolDef, body vm.Value) (vm.Value,
 	if err != nil {
 		return vm.Value{}, toolErr(err)
 	}
+	// One mapping from types to JSON Schema, lang/typeschema's (the
+	// exports surface's, docs/exports.md), in its standalone form: a tool
+	// value travels alone into other registries, so structs and enums are
+	// written in place rather than as catalog components.
+	b := typeschema.NewStandalone()
 	inject := injected(def)
 	params := vm.NewDictBuilder(len(def.Params))
-	for _, p := range def.Params[inject:] {
-		params.Set(p.Name, paramDefinition(p))
+	for i, p := range def.Params[inject:] {
+		params.Set(p.Name, paramDefinition(b, p, def.Sig.Params[inject+i].Type))
 	}
 	config := vm.NewDictBuilder(4)
 	config.Set("parameters", vm.Of(params.Build()))
 	if def.Return != nil {
-		if out, ok := declSchemaOf(def.Return, def.Decls, nil); ok {
+		if out, ok := declared(b, def.Sig.Return); ok {
 			config.Set("returns", out)
 		}
 	}
@@ -51,7 +59,7 @@ func declareTool(th *vm.Thread, def *compiler.ToolDef, body vm.Value) (vm.Value,
 	// function's does (docs/spec/registry.md §6): by the same mapping as
 	// `-> T`, so a thrown E is typed data for every adapter.
 	if def.Throws != nil {
-		if es, ok := declSchemaOf(def.Throws, def.Decls, nil); ok {
+		if es, ok := declared(b, def.Sig.Throws); ok {
 			config.Set("error_schema", es)
 		}
 	}
@@ -84,15 +92,30 @@ func declareTool(th *vm.Thread, def *compiler.ToolDef, body vm.Value) (vm.Value,
 	return vm.Of(out), nil
 }
 
+// declared is the JSON Schema of a declared result or `throws` type, as
+// a Harn value; false when the type has no JSON form or admits any value
+// (`-> any`), so the tool declares none.
+func declared(b *typeschema.Builder, t types.Type) (vm.Value, bool) {
+	s, err := b.Schema(t)
+	if err != nil {
+		return vm.Value{}, false
+	}
+	if o, ok := s.(*jsonv.Object); ok && o.Len() == 0 {
+		return vm.Value{}, false
+	}
+	return tool.FromJSON(s), true
+}
+
 // paramDefinition is the legacy `parameters` record (docs/tools.md) of one
-// declared parameter, required unless it has a default or admits nil. A
-// plain type is its legacy type name (`{type: "int", required: true}`); a
-// type that needs more (nil allowed, a literal union, a typed list) carries
-// its JSON Schema in `schema`, so that an explicit null reaches a `T?`
-// parameter and a literal union is an `enum`; an annotation with no JSON
-// form is unconstrained.
-func paramDefinition(p compiler.ToolParam) vm.Value {
-	b := vm.NewDictBuilder(2)
+// declared parameter of type t, required unless it has a default or its
+// type admits nil. A plain type is its legacy type name (`{type: "int",
+// required: true}`); any other carries its JSON Schema in `schema`, by
+// lang/typeschema's mapping: `T?` admits null, a literal union is an
+// `enum`, a struct is the object of its fields, an enum the oneOf of its
+// `{enum, variant, fields}` objects, an alias its expansion. A type with
+// no JSON form (or `any`) is unconstrained.
+func paramDefinition(b *typeschema.Builder, p compiler.ToolParam, t types.Type) vm.Value {
+	d := vm.NewDictBuilder(2)
 	if p.Rest && p.Type == nil {
 		// An untyped `...xs` is an optional array, as an export's rest
 		// parameter is (docs/spec/registry.md §8.4); left out, the body
@@ -101,251 +124,59 @@ func paramDefinition(p compiler.ToolParam) vm.Value {
 		arr := vm.NewDictBuilder(2)
 		arr.Set("type", vm.Str("array"))
 		arr.Set("items", vm.Of(vm.NewDict()))
-		b.Set("schema", vm.Of(arr.Build()))
-		b.Set("required", vm.False)
-		return vm.Of(b.Build())
+		d.Set("schema", vm.Of(arr.Build()))
+		d.Set("required", vm.False)
+		return vm.Of(d.Build())
 	}
-	if name := legacyName(p.Type); name != "" {
-		b.Set("type", vm.Str(name))
-	} else if schema, ok := jsonSchemaOf(p.Type); ok {
-		b.Set("schema", schema)
+	if name := legacyName(t); name != "" {
+		d.Set("type", vm.Str(name))
+	} else if schema, ok := declared(b, t); ok {
+		d.Set("schema", schema)
 	}
-	b.Set("required", vm.BoolOf(!p.HasDefault && !admitsNil(p.Type)))
-	return vm.Of(b.Build())
+	d.Set("required", vm.BoolOf(!p.HasDefault && !admitsNil(t)))
+	return vm.Of(d.Build())
 }
 
-// admitsNil reports whether an annotation is optional: `T?`, `nil`, or a
-// union with a `nil` member (`string | nil` is the type `string?`).
-func admitsNil(t syntax.TypeExpr) bool {
-	switch optionalForm(t).(type) {
-	case *syntax.OptionalType, *syntax.NilType:
-		return true
+// admitsNil reports whether a type admits nil: `T?`, `nil`, or a union
+// with a `nil` member (`string | nil` is the type `string?`).
+func admitsNil(t types.Type) bool {
+	for _, m := range types.Members(types.Underlying(t)) {
+		if types.Underlying(m) == types.Nil {
+			return true
+		}
 	}
 	return false
 }
 
-// optionalForm rewrites a union with `nil` members as the optional type of
-// its other members (`A | nil | B` is `(A | B)?`, `nil | nil` is `nil`), so
-// both spellings of an optional type derive one schema. Any other
-// annotation is returned as it is.
-func optionalForm(t syntax.TypeExpr) syntax.TypeExpr {
-	u, ok := t.(*syntax.UnionType)
-	if !ok {
-		return t
-	}
-	var rest []syntax.TypeExpr
-	for _, m := range u.Types {
-		if _, isNil := m.(*syntax.NilType); !isNil {
-			rest = append(rest, m)
+// legacyName is the legacy type name of a plain type ("int", "list",
+// "dict", …), "" for any other.
+func legacyName(t types.Type) string {
+	switch t := types.Underlying(t).(type) {
+	case *types.Basic:
+		switch t {
+		case types.Int:
+			return "int"
+		case types.Float:
+			return "float"
+		case types.Bool:
+			return "bool"
+		case types.String:
+			return "string"
 		}
-	}
-	switch {
-	case len(rest) == len(u.Types):
-		return t
-	case len(rest) == 0:
-		return &syntax.NilType{At: u.At}
-	case len(rest) == 1:
-		return &syntax.OptionalType{At: u.At, Elem: rest[0]}
-	default:
-		return &syntax.OptionalType{At: u.At, Elem: &syntax.UnionType{At: u.At, Types: rest}}
-	}
-}
-
-// legacyName is the legacy type name of a plain annotation, "" for any
-// other.
-func legacyName(t syntax.TypeExpr) string {
-	switch t := t.(type) {
-	case *syntax.ListType:
-		if named, ok := t.Elem.(*syntax.NamedType); ok && named.Name == "any" {
+	case *types.List:
+		if t.Elem == types.Any {
 			return "list"
 		}
-	case *syntax.ShapeType:
-		if len(t.Fields) == 0 {
+	case *types.Dict:
+		if t.Value == types.Any && (t.Key == types.Any || t.Key == types.String) {
 			return "dict"
 		}
-	case *syntax.NamedType:
-		switch t.Name {
-		case "int", "float", "bool", "string", "dict":
-			if len(t.Args) == 0 {
-				return t.Name
-			}
-		case "list":
-			if len(t.Args) == 0 {
-				return "list"
-			}
+	case *types.Shape:
+		if len(t.Fields) == 0 && !t.Open {
+			return "dict"
 		}
 	}
 	return ""
-}
-
-// jsonSchemaOf is the JSON Schema of an annotation as a Harn dict, when
-// the annotation has one: the primitive types, `T?` (T or null), literal
-// types and unions of them (`enum`), lists, dicts and shapes (an object
-// with `properties`, its non-optional fields `required`; open, as the
-// shape type is). Anything else (struct names, aliases, generics) reports
-// false and stays unconstrained; the handler's own parameter checks
-// still apply.
-func jsonSchemaOf(t syntax.TypeExpr) (vm.Value, bool) {
-	schema := func(kv ...any) vm.Value {
-		b := vm.NewDictBuilder(len(kv) / 2)
-		for i := 0; i < len(kv); i += 2 {
-			b.Set(kv[i].(string), kv[i+1].(vm.Value))
-		}
-		return vm.Of(b.Build())
-	}
-	switch t := optionalForm(t).(type) {
-	case *syntax.NilType:
-		return schema("type", vm.Str("null")), true
-	case *syntax.OptionalType:
-		inner, ok := jsonSchemaOf(t.Elem)
-		if !ok {
-			return vm.Value{}, false
-		}
-		d, _ := inner.AsDict()
-		if typ, ok := d.Get("type"); ok {
-			if name, ok := typ.AsString(); ok {
-				out := d.Set("type", vm.Of(vm.NewList([]vm.Value{vm.Str(name.Go()), vm.Str("null")})))
-				if enum, ok := d.Get("enum"); ok {
-					l, _ := enum.AsList()
-					out = out.Set("enum", vm.Of(vm.NewList(append(l.Items(), vm.Nil))))
-				}
-				return vm.Of(out), true
-			}
-		}
-		if any, ok := d.Get("anyOf"); ok && d.Len() == 1 {
-			// (A | B)? is one anyOf with null among the members
-			l, _ := any.AsList()
-			return schema("anyOf", vm.Of(vm.NewList(append(append([]vm.Value(nil), l.Items()...), schema("type", vm.Str("null")))))), true
-		}
-		return schema("anyOf", vm.Of(vm.NewList([]vm.Value{inner, schema("type", vm.Str("null"))}))), true
-	case *syntax.LiteralType:
-		return jsonSchemaOf(&syntax.UnionType{At: t.At, Types: []syntax.TypeExpr{t}})
-	case *syntax.UnionType:
-		if enum, ok := literalEnum(t, schema); ok {
-			return enum, true
-		}
-		// Any other union admits a value of any member: anyOf, as the
-		// exports surface maps it (docs/spec/registry.md §8.4), when
-		// every member has a JSON form.
-		var members []vm.Value
-		for _, m := range t.Types {
-			ms, ok := jsonSchemaOf(m)
-			if !ok {
-				return vm.Value{}, false
-			}
-			members = append(members, ms)
-		}
-		return schema("anyOf", vm.Of(vm.NewList(members))), true
-	case *syntax.InterType:
-		// `A & B` is allOf (docs/spec/newer.md §2.22); a member with no
-		// JSON form constrains nothing.
-		var members []vm.Value
-		for _, m := range t.Types {
-			ms, ok := jsonSchemaOf(m)
-			if !ok {
-				ms = vm.Of(vm.NewDict())
-			}
-			members = append(members, ms)
-		}
-		return schema("allOf", vm.Of(vm.NewList(members))), true
-	case *syntax.ListType:
-		items, ok := jsonSchemaOf(t.Elem)
-		if !ok {
-			return schema("type", vm.Str("array")), true
-		}
-		return schema("type", vm.Str("array"), "items", items), true
-	case *syntax.ShapeType:
-		if len(t.Fields) == 0 {
-			return schema("type", vm.Str("object")), true
-		}
-		props := vm.NewDictBuilder(len(t.Fields))
-		var required []vm.Value
-		for _, f := range t.Fields {
-			fs, ok := jsonSchemaOf(f.Type)
-			if !ok {
-				fs = vm.Of(vm.NewDict()) // no JSON form: any value
-			}
-			props.Set(f.Name, fs)
-			// A field written `name: T?` is a required key whose value may
-			// be null (docs/spec/newer.md §2.22, shape → schema), as the
-			// handler's own parameter check requires the key.
-			if !f.Optional {
-				required = append(required, vm.Str(f.Name))
-			}
-		}
-		if len(required) == 0 {
-			return schema("type", vm.Str("object"), "properties", vm.Of(props.Build())), true
-		}
-		return schema("type", vm.Str("object"), "properties", vm.Of(props.Build()), "required", vm.Of(vm.NewList(required))), true
-	case *syntax.NamedType:
-		switch t.Name {
-		case "int":
-			return schema("type", vm.Str("integer")), true
-		case "float", "number":
-			return schema("type", vm.Str("number")), true
-		case "bool":
-			return schema("type", vm.Str("boolean")), true
-		case "string":
-			return schema("type", vm.Str("string")), true
-		case "dict":
-			// dict<string, V>: every value is a V, as the handler's
-			// parameter check requires (the exports mapping of
-			// docs/spec/registry.md §8.4).
-			if k, isNamed := dictKey(t); isNamed && k == "string" {
-				if values, ok := jsonSchemaOf(t.Args[1]); ok {
-					return schema("type", vm.Str("object"), "additionalProperties", values), true
-				}
-			}
-			return schema("type", vm.Str("object")), true
-		case "list":
-			if len(t.Args) == 1 {
-				return jsonSchemaOf(&syntax.ListType{At: t.At, Elem: t.Args[0]})
-			}
-			return schema("type", vm.Str("array")), true
-		}
-	}
-	return vm.Value{}, false
-}
-
-// dictKey is the name of a `dict<K, V>` annotation's key type.
-func dictKey(t *syntax.NamedType) (string, bool) {
-	if len(t.Args) != 2 {
-		return "", false
-	}
-	k, ok := t.Args[0].(*syntax.NamedType)
-	if !ok {
-		return "", false
-	}
-	return k.Name, true
-}
-
-// literalEnum is the enum schema of a union of literals of one kind
-// (`"x" | "y"`, `1 | 2`), false for any other union.
-func literalEnum(t *syntax.UnionType, schema func(kv ...any) vm.Value) (vm.Value, bool) {
-	var values []vm.Value
-	kind := ""
-	for _, m := range t.Types {
-		lit, ok := m.(*syntax.LiteralType)
-		if !ok {
-			return vm.Value{}, false
-		}
-		k := "integer"
-		v := vm.Value{}
-		switch x := lit.Value.(type) {
-		case string:
-			k, v = "string", vm.Str(x)
-		case int64:
-			v = vm.IntOf(x)
-		default:
-			return vm.Value{}, false
-		}
-		if kind != "" && kind != k {
-			return vm.Value{}, false
-		}
-		kind = k
-		values = append(values, v)
-	}
-	return schema("type", vm.Str(kind), "enum", vm.Of(vm.NewList(values))), true
 }
 
 // positional turns the validated argument object into the body's
@@ -373,7 +204,15 @@ func positional(def *compiler.ToolDef, inject int, v vm.Value) ([]vm.Value, erro
 	for i := inject; i <= last; i++ {
 		p := def.Params[i]
 		if given, ok := obj.Get(p.Name); ok {
-			out = append(out, given)
+			if p.Rest && p.Type == nil {
+				out = append(out, given)
+			} else {
+				// a struct argument arrives as the object of its
+				// fields, an enum one as {enum, variant, fields}: the
+				// body gets the values its parameter types describe
+				// (docs/exports.md, hydration)
+				out = append(out, hydrate.Value(def.Sig.Params[i].Type, given))
+			}
 		} else if p.Rest && p.Type == nil {
 			out = append(out, vm.Of(vm.NewList(nil)))
 		} else if p.HasDefault {
@@ -400,140 +239,4 @@ func injected(def *compiler.ToolDef) int {
 		n++
 	}
 	return n
-}
-
-// declSchemaOf is the JSON Schema of a result or `throws` type:
-// jsonSchemaOf's mapping, plus the file's structs and enums (decls),
-// whose values reach the contract as the objects of their set fields and
-// as {enum, variant, fields} objects (docs/spec/registry.md §6), described
-// as the exports surface describes them, inline (§8.4). A declaration met
-// again inside itself is any value ({}).
-func declSchemaOf(t syntax.TypeExpr, decls map[string]syntax.Node, seen map[string]bool) (vm.Value, bool) {
-	if len(decls) == 0 {
-		return jsonSchemaOf(t)
-	}
-	sub := func(t syntax.TypeExpr) vm.Value {
-		s, ok := declSchemaOf(t, decls, seen)
-		if !ok {
-			return vm.Of(vm.NewDict())
-		}
-		return s
-	}
-	switch t := t.(type) {
-	case *syntax.NamedType:
-		d := decls[t.Name]
-		if d == nil || len(t.Args) > 0 {
-			if t.Name == "list" && len(t.Args) == 1 {
-				return declSchemaOf(&syntax.ListType{At: t.At, Elem: t.Args[0]}, decls, seen)
-			}
-			return jsonSchemaOf(t)
-		}
-		if seen[t.Name] {
-			return vm.Of(vm.NewDict()), true
-		}
-		if seen == nil {
-			seen = map[string]bool{}
-		}
-		seen[t.Name] = true
-		defer delete(seen, t.Name)
-		switch d := d.(type) {
-		case *syntax.EnumDecl:
-			return enumSchema(d, sub), true
-		case *syntax.StructDecl:
-			props := vm.NewDictBuilder(len(d.Fields))
-			var required []vm.Value
-			for _, f := range d.Fields {
-				fs := sub(f.Type)
-				if f.Optional {
-					fs = obj("anyOf", vm.Of(vm.NewList([]vm.Value{fs, obj("type", vm.Str("null"))})))
-				} else {
-					required = append(required, vm.Str(f.Name))
-				}
-				props.Set(f.Name, fs)
-			}
-			if len(required) == 0 {
-				return obj("type", vm.Str("object"), "properties", vm.Of(props.Build())), true
-			}
-			return obj("type", vm.Str("object"), "properties", vm.Of(props.Build()), "required", vm.Of(vm.NewList(required))), true
-		}
-	case *syntax.OptionalType:
-		if !mentions(t, decls) {
-			return jsonSchemaOf(t)
-		}
-		return obj("anyOf", vm.Of(vm.NewList([]vm.Value{sub(t.Elem), obj("type", vm.Str("null"))}))), true
-	case *syntax.ListType:
-		if !mentions(t, decls) {
-			return jsonSchemaOf(t)
-		}
-		return obj("type", vm.Str("array"), "items", sub(t.Elem)), true
-	case *syntax.UnionType:
-		if !mentions(t, decls) {
-			return jsonSchemaOf(t)
-		}
-		var members []vm.Value
-		for _, m := range t.Types {
-			members = append(members, sub(m))
-		}
-		return obj("anyOf", vm.Of(vm.NewList(members))), true
-	}
-	return jsonSchemaOf(t)
-}
-
-// mentions reports whether t names one of decls.
-func mentions(t syntax.TypeExpr, decls map[string]syntax.Node) bool {
-	switch t := t.(type) {
-	case *syntax.NamedType:
-		if decls[t.Name] != nil && len(t.Args) == 0 {
-			return true
-		}
-		for _, a := range t.Args {
-			if mentions(a, decls) {
-				return true
-			}
-		}
-	case *syntax.OptionalType:
-		return mentions(t.Elem, decls)
-	case *syntax.ListType:
-		return mentions(t.Elem, decls)
-	case *syntax.UnionType:
-		for _, m := range t.Types {
-			if mentions(m, decls) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// enumSchema is the oneOf of an enum's variants, each the object
-// {enum, variant, fields} with its payload as prefixItems titled by the
-// field names (docs/spec/registry.md §8.4, component body of an enum).
-func enumSchema(d *syntax.EnumDecl, sub func(syntax.TypeExpr) vm.Value) vm.Value {
-	branches := make([]vm.Value, 0, len(d.Variants))
-	for _, v := range d.Variants {
-		items := make([]vm.Value, 0, len(v.Params))
-		for _, p := range v.Params {
-			fd, _ := sub(p.Type).AsDict()
-			items = append(items, vm.Of(fd.Set("title", vm.Str(p.Name))))
-		}
-		n := vm.IntOf(int64(len(items)))
-		fields := obj("type", vm.Str("array"), "items", vm.False, "minItems", n, "maxItems", n)
-		if len(items) > 0 {
-			fields = obj("type", vm.Str("array"), "prefixItems", vm.Of(vm.NewList(items)), "items", vm.False, "minItems", n, "maxItems", n)
-		}
-		props := obj("enum", obj("const", vm.Str(d.Name)), "variant", obj("const", vm.Str(v.Name)), "fields", fields)
-		branches = append(branches, obj("type", vm.Str("object"), "properties", props,
-			"required", vm.Of(vm.NewList([]vm.Value{vm.Str("enum"), vm.Str("variant"), vm.Str("fields")})),
-			"additionalProperties", vm.False))
-	}
-	return obj("oneOf", vm.Of(vm.NewList(branches)))
-}
-
-// obj is a dict of the key/value pairs kv, in order.
-func obj(kv ...any) vm.Value {
-	b := vm.NewDictBuilder(len(kv) / 2)
-	for i := 0; i < len(kv); i += 2 {
-		b.Set(kv[i].(string), kv[i+1].(vm.Value))
-	}
-	return vm.Of(b.Build())
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/harnlang/harn/interp"
 	"github.com/harnlang/harn/stdlib/harness"
+	"github.com/harnlang/harn/stdlib/hydrate"
 	"github.com/harnlang/harn/tool"
 	"github.com/harnlang/harn/tool/load"
 	"github.com/harnlang/harn/vm"
@@ -115,9 +116,9 @@ func (ex *export) arguments(v vm.Value, root vm.Value) ([]vm.Value, error) {
 		case p.rest:
 			out = append(out, vm.Of(vm.NewList(nil)))
 		case ok:
-			out = append(out, hydrate(p.typ, given))
+			out = append(out, hydrate.Value(p.typ, given))
 		case p.hasDef:
-			out = append(out, hydrate(p.typ, tool.FromJSON(p.def)))
+			out = append(out, hydrate.Value(p.typ, tool.FromJSON(p.def)))
 		default:
 			out = append(out, vm.Nil)
 		}

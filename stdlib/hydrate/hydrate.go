@@ -1,11 +1,15 @@
-package exports
+// Package hydrate turns validated JSON arguments into the Harn values
+// their declared types describe, for every adapter that calls a Harn
+// callable with catalog arguments: export-backed dispatch (tool/exports)
+// and `tool` declarations (stdlib/tools).
+package hydrate
 
 import (
 	"encoding/base64"
 
 	"github.com/harnlang/harn/lang/types"
 	"github.com/harnlang/harn/lang/typeschema"
-	"github.com/harnlang/harn/stdlib"
+	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
 )
 
@@ -24,6 +28,9 @@ import (
 // value that does not fit is passed on unchanged. In a union the first
 // member the value fits decides.
 
+// Value is v hydrated along t.
+func Value(t types.Type, v vm.Value) vm.Value { return hydrate(t, v) }
+
 func hydrate(t types.Type, v vm.Value) vm.Value {
 	if !v.IsValid() || v.IsNil() {
 		return vm.Nil
@@ -40,7 +47,7 @@ func hydrate(t types.Type, v vm.Value) vm.Value {
 				if s, ok := d.Get("$bytes_b64"); ok {
 					if str, ok := s.AsString(); ok {
 						if b, err := base64.StdEncoding.DecodeString(str.Go()); err == nil {
-							return vm.Of(stdlib.NewBytes(b))
+							return vm.Of(lib.NewBytes(b))
 						}
 					}
 				}
@@ -53,6 +60,14 @@ func hydrate(t types.Type, v vm.Value) vm.Value {
 	case *types.Set:
 		if l, ok := v.AsList(); ok {
 			return vm.Of(vm.NewSet(hydrateAll(t.Elem, l.Items())))
+		}
+	case *types.Tuple:
+		if l, ok := v.AsList(); ok && l.Len() == len(t.Elems) {
+			items := make([]vm.Value, l.Len())
+			for i, it := range l.Items() {
+				items[i] = hydrate(t.Elems[i], it)
+			}
+			return vm.Of(vm.NewList(items))
 		}
 	case *types.Dict:
 		if d, ok := v.AsDict(); ok {
@@ -227,6 +242,17 @@ func fits(t types.Type, v vm.Value) bool {
 		return allFit(t.Elem, v)
 	case *types.Set:
 		return allFit(t.Elem, v)
+	case *types.Tuple:
+		l, ok := v.AsList()
+		if !ok || l.Len() != len(t.Elems) {
+			return false
+		}
+		for i, it := range l.Items() {
+			if !fits(t.Elems[i], it) {
+				return false
+			}
+		}
+		return true
 	case *types.Dict:
 		d, ok := v.AsDict()
 		if !ok {
