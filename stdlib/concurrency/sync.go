@@ -571,9 +571,6 @@ func (p *Permit) release() bool {
 	return true
 }
 
-// hold records that th acquired p (reg.mu held). The program's own
-// thread is tracked too, for its deadline blocks; it ends with the
-// program, so its list is never dropped.
 // selfBlocked reports whether th (or the task it runs for, when it is
 // lent to a generator's consumer) holds a permit of mutex l. Taking it
 // again without a timeout, when no other task could release the permit
@@ -600,6 +597,9 @@ func (reg *syncRegistry) selfBlocked(th *vm.Thread, l *keyedLock) bool {
 	return false
 }
 
+// hold records that th acquired p (reg.mu held). The program's own
+// thread is tracked too, for its deadline blocks; it ends with the
+// program, so its list is never dropped.
 func (reg *syncRegistry) hold(th *vm.Thread, p *Permit) {
 	reg.seq++
 	p.seq = reg.seq
