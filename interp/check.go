@@ -105,13 +105,8 @@ func (i importedFuncs) NamespacePrivate(ns, name string) (string, bool) {
 // member name of the namespace import ns), as the module's checker gave
 // it, else from its annotation or literal initialiser.
 func (i importedFuncs) ImportedConstType(ns, name string) (types.Type, bool) {
-	def, decl := i.importedDecl(ns, name)
-	let, ok := decl.(*syntax.LetStmt)
-	if !ok || let.Kind == syntax.BindVar || def.env == nil {
-		return nil, false
-	}
-	p, single := let.Pattern.(*syntax.IdentPattern)
-	if !single {
+	def, let, p := i.importedValue(ns, name)
+	if p == nil {
 		return nil, false
 	}
 	if ct, ok := def.constTypes[p.Name]; ok {
@@ -130,13 +125,21 @@ func (i importedFuncs) ImportedConstType(ns, name string) (types.Type, bool) {
 // ImportedConstDeclared implements check.ImportedConsts: whether the
 // module wrote the type of the value an import binds to name down.
 func (i importedFuncs) ImportedConstDeclared(ns, name string) bool {
+	def, _, p := i.importedValue(ns, name)
+	return p != nil && def.constTypes[p.Name].declared
+}
+
+// importedValue finds the `pub const` / `pub let` of one name that an
+// import binds to name in a module that has been checked; p is nil when
+// it is no such binding.
+func (i importedFuncs) importedValue(ns, name string) (def *Module, let *syntax.LetStmt, p *syntax.IdentPattern) {
 	def, decl := i.importedDecl(ns, name)
 	let, ok := decl.(*syntax.LetStmt)
 	if !ok || let.Kind == syntax.BindVar || def.env == nil {
-		return false
+		return nil, nil, nil
 	}
-	p, single := let.Pattern.(*syntax.IdentPattern)
-	return single && def.constTypes[p.Name].declared
+	p, _ = let.Pattern.(*syntax.IdentPattern)
+	return def, let, p
 }
 
 // constType is the type the checker gave a module's `pub const` / `pub
