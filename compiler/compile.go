@@ -23,8 +23,6 @@ type ToolDef struct {
 	Name        string
 	Description string
 	Params      []ToolParam
-	Return      syntax.TypeExpr
-	Throws      syntax.TypeExpr
 	// Sig is the declaration's signature as types: the one source of its
 	// input, output and error schemas (lang/typeschema) and of the
 	// hydration of its JSON arguments.

@@ -751,7 +751,7 @@ func (f *fcomp) toolDecl(s *syntax.ToolDecl) {
 	// handler's result (the checker reads that tail as the declared
 	// result, docs/language.md "Closures and tool declarations").
 	idx := f.function(s, s.Name, FuncClosure, s.Params, s.Body, s.At.Line)
-	def := &ToolDef{Name: s.Name, Description: s.Description, Return: s.Return, Throws: s.Throws, Decl: s,
+	def := &ToolDef{Name: s.Name, Description: s.Description, Decl: s,
 		Sig: f.c.typeEnv().Signature(s.Params, s.Return, s.Throws, nil)}
 	for _, p := range s.Params {
 		def.Params = append(def.Params, ToolParam{Name: p.Name, Type: p.Type, HasDefault: p.Default != nil, Rest: p.Rest})

@@ -50,15 +50,14 @@ func declareTool(th *vm.Thread, def *compiler.ToolDef, body vm.Value) (vm.Value,
 	}
 	config := vm.NewDictBuilder(4)
 	config.Set("parameters", vm.Of(params.Build()))
-	if def.Return != nil {
-		if out, ok := declared(b, def.Sig.Return); ok {
-			config.Set("returns", out)
-		}
+	// no `-> T` is any, which declares no output
+	if out, ok := declared(b, def.Sig.Return); ok {
+		config.Set("returns", out)
 	}
 	// `throws E` declares the tool's application error as a public
 	// function's does (docs/spec/registry.md §6): by the same mapping as
 	// `-> T`, so a thrown E is typed data for every adapter.
-	if def.Throws != nil {
+	if def.Sig.Throws != nil {
 		if es, ok := declared(b, def.Sig.Throws); ok {
 			config.Set("error_schema", es)
 		}
