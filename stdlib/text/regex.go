@@ -138,10 +138,11 @@ func flagsArg(a vm.Args, i int) string {
 
 // harnRegex is a compiled pattern.
 type harnRegex struct {
-	re    *regexp.Regexp // nil when prog is used
-	prog  *syntax.Prog   // Pike VM program for patterns with \b / \B
-	ncap  int            // 2 × (groups + 1)
-	names []string       // group names by index ("" for unnamed)
+	re      *regexp.Regexp // nil when prog is used
+	literal string         // the whole pattern when it is one non-empty literal
+	prog    *syntax.Prog   // Pike VM program for patterns with \b / \B
+	ncap    int            // 2 × (groups + 1)
+	names   []string       // group names by index ("" for unnamed)
 }
 
 type regexCacheKey struct{}
@@ -259,7 +260,11 @@ func newHarnRegex(pattern, flags string) (*harnRegex, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &harnRegex{re: re, ncap: ncap, names: names}, nil
+		h := &harnRegex{re: re, ncap: ncap, names: names}
+		if lit, complete := re.LiteralPrefix(); complete && lit != "" && ncap == 2 {
+			h.literal = lit
+		}
+		return h, nil
 	}
 	prog, err := syntax.Compile(parsed.Simplify())
 	if err != nil {
@@ -634,6 +639,9 @@ func (r *harnRegex) findAll(th *vm.Thread, text string) ([][]int, error) {
 }
 
 func (r *harnRegex) findAllIn(text string) [][]int {
+	if r.literal != "" {
+		return findLiteral(r.literal, text)
+	}
 	if r.re != nil {
 		return r.re.FindAllStringSubmatchIndex(text, -1)
 	}
@@ -664,6 +672,21 @@ func (r *harnRegex) findAllIn(text string) [][]int {
 		}
 	}
 	return out
+}
+
+// findLiteral finds every non-overlapping occurrence of lit, leftmost
+// first: a pattern that is one literal string matches in time linear in
+// the text, where regexp's automaton takes the pattern's length per byte.
+func findLiteral(lit, text string) [][]int {
+	var out [][]int
+	for at := 0; ; {
+		i := strings.Index(text[at:], lit)
+		if i < 0 {
+			return out
+		}
+		out = append(out, []int{at + i, at + i + len(lit)})
+		at += i + len(lit)
+	}
 }
 
 // isUniWord is the Unicode \w (uniWordItems) used by \b.

@@ -77,3 +77,57 @@ func TestLongTemplateExpandsLinearly(t *testing.T) {
 		}
 	}
 }
+
+// A pattern that is one literal string is searched with strings.Index
+// (findLiteral): regex_split("ab" x40000, the same) took 12 s in the
+// automaton, whose work per text byte grows with the pattern. The fast
+// path must find exactly what regexp finds (docs/spec/builtins.md §3.13).
+func TestLiteralPatternsMatchAsRegexp(t *testing.T) {
+	cases := []struct{ pattern, flags, text string }{
+		{"ab", "", "xxabyyabab"},
+		{"aa", "", "aaaaa"},
+		{"é", "", "café éé"},
+		{"ab", "i", "AB ab aB"},
+		{"a.b", "", "a.b axb"},
+		{`a\.b`, "", "a.b axb"},
+		{"x", "", ""},
+		{"(ab)", "", "abab"},
+		{"ab$", "", "ab ab"},
+		{strings.Repeat("ab", 40000), "", strings.Repeat("ab", 40001)},
+	}
+	for _, c := range cases {
+		re, err := newHarnRegex(c.pattern, c.flags)
+		if err != nil {
+			t.Fatalf("%.20q: %v", c.pattern, err)
+		}
+		got := re.findAllIn(c.text)
+		want := re.re.FindAllStringSubmatchIndex(c.text, -1)
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%.20q in %.20q: got %v, want %v", c.pattern, c.text, got, want)
+		}
+	}
+	for _, lit := range []string{"ab", `a\.b`, "é", strings.Repeat("ab", 40000)} {
+		if re, _ := newHarnRegex(lit, ""); re.literal == "" {
+			t.Errorf("%.20q: not searched as a literal", lit)
+		}
+	}
+	for _, p := range []string{"(ab)", "ab$", "a.b", "x|y"} {
+		if re, _ := newHarnRegex(p, ""); re.literal != "" {
+			t.Errorf("%q searched as the literal %q", p, re.literal)
+		}
+	}
+	if re, _ := newHarnRegex("ab", "i"); re.literal != "" {
+		t.Errorf("case-folded pattern searched as a literal")
+	}
+}
+
+func BenchmarkLongLiteralPattern(b *testing.B) {
+	p := strings.Repeat("ab", 40000)
+	re, err := newHarnRegex(p, "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		re.findAllIn(p)
+	}
+}
