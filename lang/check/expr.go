@@ -218,7 +218,7 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 	case *syntax.MutexExpr:
 		c.expr(e.Key)
 		if e.Timeout != nil {
-			c.expr(e.Timeout)
+			c.formOperand(e.Timeout, c.expr(e.Timeout), mutexTimeout, "mutex timeout", "")
 		}
 		return c.bodyValue(e.Body)
 	case *syntax.SelectExpr:
@@ -241,7 +241,9 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 			c.fn.popScope()
 			vals = append(vals, c.leftValue(sc.Body, t))
 		}
-		c.expr(e.Timeout)
+		if e.Timeout != nil {
+			c.formOperand(e.Timeout, c.expr(e.Timeout), selectTimeout, "select timeout", "")
+		}
 		for _, b := range []*syntax.Block{e.TimeoutBody, e.Default} {
 			if b != nil {
 				vals = append(vals, c.leftValue(b, c.block(b)))
@@ -385,6 +387,8 @@ func (c *checker) parallel(e *syntax.ParallelExpr) types.Type {
 			help = "to run a branch per item, write `parallel each xs { x -> … }`"
 		}
 		c.formOperand(e.Arg, at, types.Int, "parallel count", help)
+	} else {
+		c.parallelItems(e, at)
 	}
 	if e.MaxConcurrent != nil {
 		c.formOperand(e.MaxConcurrent, c.expr(e.MaxConcurrent), types.Int, "max_concurrent", "")
@@ -402,16 +406,48 @@ func (c *checker) parallel(e *syntax.ParallelExpr) types.Type {
 	return &types.List{Elem: types.Widen(tail)}
 }
 
+// The timeouts the forms take: a duration or a number of milliseconds,
+// nil for none; a mutex's may also be the options dict of a sync acquire
+// (docs/concurrency.md "deadline and mutex", "Channels and select").
+var (
+	selectTimeout = types.NewUnion(types.Duration, types.Int, types.Float, types.Nil)
+	mutexTimeout  = types.NewUnion(types.Duration, types.Int, types.Float, types.Nil, &types.Dict{Key: types.String, Value: types.Any})
+)
+
 // formOperand warns, in the mismatch format (docs/spec/newer.md §3.1),
 // about an operand of a concurrency form whose known type is not want:
 // `parallel xs { … }` (a list where the count goes), `deadline "5s"`,
-// `max_concurrent: "2"`. A warning, as for a builtin's argument (§3.4):
+// `max_concurrent: "2"`, a `select` or `mutex` timeout `"5s"`. A warning, as for a builtin's argument (§3.4):
 // the form fails at run time with a type error programs may catch.
 func (c *checker) formOperand(x syntax.Expr, t, want types.Type, what, help string) {
 	if known(t) && !compatible(t, want) {
 		c.report(diag.SevWarning, x.Position(), "HARN-TYP-007", help,
 			fmt.Sprintf("%s: expected %s, found %s", what, want, show(t, want)))
 	}
+}
+
+// parallelItems warns about the items of `parallel each` or `settle`
+// when their type is known to be a scalar, which no branch can iterate
+// (at run time `parallel each: expected a list, got int`; a string is
+// refused too, docs/concurrency.md `parallel`). An int there is most
+// likely a count: the help names `parallel N`.
+func (c *checker) parallelItems(e *syntax.ParallelExpr, at types.Type) {
+	kind := types.KindName(at)
+	switch kind {
+	case "int", "float", "bool", "string", "duration":
+	default:
+		return
+	}
+	word := "each"
+	if e.Mode == syntax.ParallelSettle {
+		word = "settle"
+	}
+	help := ""
+	if kind == "int" && e.Mode == syntax.ParallelEach {
+		help = "to run N branches, write `parallel N { i -> … }`"
+	}
+	c.report(diag.SevWarning, e.Arg.Position(), "HARN-TYP-007", help,
+		fmt.Sprintf("parallel %s items: expected list, found %s", word, show(at, types.Any)))
 }
 
 // parallelParam is the variable of `parallel each xs { x -> … }` (at is
