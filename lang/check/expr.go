@@ -211,31 +211,48 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 		c.task(e, "", &variable{t: types.Any}, e.Body)
 		return types.Any
 	case *syntax.DeadlineExpr:
-		c.expr(e.Duration)
-		c.block(e.Body)
-		return types.Any
+		// the body's value when the deadline did not pass, as a mutex
+		// block's (docs/concurrency.md "deadline and mutex")
+		c.formOperand(e.Duration, c.expr(e.Duration), types.NewUnion(types.Duration, types.Int), "deadline", "")
+		return c.bodyValue(e.Body)
 	case *syntax.MutexExpr:
 		c.expr(e.Key)
 		if e.Timeout != nil {
-			c.expr(e.Timeout)
+			c.formOperand(e.Timeout, c.expr(e.Timeout), mutexTimeout, "mutex timeout", "")
 		}
 		return c.bodyValue(e.Body)
 	case *syntax.SelectExpr:
+		// a select runs exactly one of its cases, its timeout or its
+		// default, and has the value of the block it ran
+		// (docs/concurrency.md "Channels and select")
+		var vals []types.Type
 		for _, sc := range e.Cases {
 			c.expr(sc.Channel)
 			c.fn.pushScope()
 			if sc.Name != "" && sc.Name != "_" {
 				c.declare(c.binding(sc, sc.Name), &variable{t: types.Any})
 			}
+			var t types.Type = types.Nil
 			if sc.Body != nil {
-				c.stmts(sc.Body.Stmts, false)
+				if st := c.stmts(sc.Body.Stmts, false); st != nil {
+					t = st
+				}
 			}
 			c.fn.popScope()
+			vals = append(vals, c.leftValue(sc.Body, t))
 		}
-		c.expr(e.Timeout)
-		c.block(e.TimeoutBody)
-		c.block(e.Default)
-		return types.Any
+		if e.Timeout != nil {
+			c.formOperand(e.Timeout, c.expr(e.Timeout), selectTimeout, "select timeout", "")
+		}
+		for _, b := range []*syntax.Block{e.TimeoutBody, e.Default} {
+			if b != nil {
+				vals = append(vals, c.leftValue(b, c.block(b)))
+			}
+		}
+		if len(vals) == 0 {
+			return types.Any
+		}
+		return types.NewUnion(vals...)
 	}
 	return types.Any
 }
@@ -354,22 +371,83 @@ func (c *checker) task(node syntax.Node, param string, pv *variable, body *synta
 
 // parallel checks a `parallel` form. `parallel N { i -> … }` and
 // `parallel each xs { x -> … }` yield the list of the body's values
-// (docs/spec/language.md §13); `settle` and `as stream` forms yield other
-// values, left untyped. The body's parameter is typed as a `for` loop's
+// (docs/spec/language.md §13); `… as stream` yields a stream (of the
+// body's values, or of Results), and `settle` the dict {results,
+// succeeded, failed}. The body's parameter is typed as a `for` loop's
 // variable over a collection whose element type the program declared
 // (parallelParam); otherwise it stays untyped: a branch is a task whose
 // failures programs catch as run-time errors.
 func (c *checker) parallel(e *syntax.ParallelExpr) types.Type {
 	at := c.expr(e.Arg)
-	c.expr(e.MaxConcurrent)
+	if e.Mode == syntax.ParallelCount {
+		help := ""
+		switch types.KindName(types.RemoveNil(at)) {
+		case "list", "set", "dict", "range", "iter", "generator", "stream":
+			// a collection where the count goes: `each` was left out
+			help = "to run a branch per item, write `parallel each xs { x -> … }`"
+		}
+		c.formOperand(e.Arg, at, types.Int, "parallel count", help)
+	} else {
+		c.parallelItems(e, at)
+	}
+	if e.MaxConcurrent != nil {
+		c.formOperand(e.MaxConcurrent, c.expr(e.MaxConcurrent), types.Int, "max_concurrent", "")
+	}
 	tail := c.task(e, e.Param, c.parallelParam(e, at), e.Body)
-	if e.Mode == syntax.ParallelSettle || e.Stream {
-		return types.Any
+	switch {
+	case e.Stream:
+		return &types.Iter{Kind: types.IterStream, Elem: types.Any}
+	case e.Mode == syntax.ParallelSettle:
+		return &types.Dict{Key: types.String, Value: types.Any}
 	}
 	if !known(tail) || tail == types.Never {
 		tail = types.Any
 	}
 	return &types.List{Elem: types.Widen(tail)}
+}
+
+// The timeouts the forms take: a duration or a number of milliseconds,
+// nil for none; a mutex's may also be the options dict of a sync acquire
+// (docs/concurrency.md "deadline and mutex", "Channels and select").
+var (
+	selectTimeout = types.NewUnion(types.Duration, types.Int, types.Float, types.Nil)
+	mutexTimeout  = types.NewUnion(types.Duration, types.Int, types.Float, types.Nil, &types.Dict{Key: types.String, Value: types.Any})
+)
+
+// formOperand warns, in the mismatch format (docs/spec/newer.md §3.1),
+// about an operand of a concurrency form whose known type is not want:
+// `parallel xs { … }` (a list where the count goes), `deadline "5s"`,
+// `max_concurrent: "2"`, a `select` or `mutex` timeout `"5s"`. A warning, as for a builtin's argument (§3.4):
+// the form fails at run time with a type error programs may catch.
+func (c *checker) formOperand(x syntax.Expr, t, want types.Type, what, help string) {
+	if known(t) && !compatible(t, want) {
+		c.report(diag.SevWarning, x.Position(), "HARN-TYP-007", help,
+			fmt.Sprintf("%s: expected %s, found %s", what, want, show(t, want)))
+	}
+}
+
+// parallelItems warns about the items of `parallel each` or `settle`
+// when their type is known to be a scalar, which no branch can iterate
+// (at run time `parallel each: expected a list, got int`; a string is
+// refused too, docs/concurrency.md `parallel`). An int there is most
+// likely a count: the help names `parallel N`.
+func (c *checker) parallelItems(e *syntax.ParallelExpr, at types.Type) {
+	kind := types.KindName(at)
+	switch kind {
+	case "int", "float", "bool", "string", "duration":
+	default:
+		return
+	}
+	word := "each"
+	if e.Mode == syntax.ParallelSettle {
+		word = "settle"
+	}
+	help := ""
+	if kind == "int" && e.Mode == syntax.ParallelEach {
+		help = "to run N branches, write `parallel N { i -> … }`"
+	}
+	c.report(diag.SevWarning, e.Arg.Position(), "HARN-TYP-007", help,
+		fmt.Sprintf("parallel %s items: expected list, found %s", word, show(at, types.Any)))
 }
 
 // parallelParam is the variable of `parallel each xs { x -> … }` (at is

@@ -291,7 +291,7 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 			c.expr(s.Key)
 		}
 		if s.Timeout != nil {
-			c.expr(s.Timeout)
+			c.formOperand(s.Timeout, c.expr(s.Timeout), mutexTimeout, "mutex timeout", "")
 		}
 		c.block(s.Body)
 	case *syntax.ScopeStmt:

@@ -506,8 +506,9 @@ func selectCase(toks []lexer.Token, at int, wanted string) string {
 
 // taskForm explains toks[at] where a `spawn` or `parallel` form wanted
 // its block, or a `select` wanted a case: `spawn f()`, `with
-// max_concurrent: 2` without braces, `as stream` before the body, and an
-// `else` case.
+// max_concurrent: 2` without braces, `as stream` before the body, a mode
+// word `parallel` does not have (`parallel map xs { … }`), and an `else`
+// case.
 func taskForm(toks []lexer.Token, at int, wanted string) string {
 	t := &toks[at]
 	word := func(i int, v string) bool { // toks[i] is the word v, keyword or not
@@ -520,6 +521,13 @@ func taskForm(toks []lexer.Token, at int, wanted string) string {
 		return "the options after `with` are a dict in braces: `with { max_concurrent: 4 }`"
 	case wanted == "{" && word(at, "as") && word(at+1, "stream"):
 		return "`as stream` follows the body: `parallel each xs { x -> … } as stream`"
+	case wanted == "{" && word(at-2, "parallel") && toks[at-1].Type == tIdent:
+		// another library's mode word (`parallel map xs`, `parallel race
+		// fs`): the forms are those of docs/spec/language.md §13
+		if toks[at-1].Value == "race" {
+			return "a race is the builtin `parallel_race([f, g])`; the `parallel` forms are `parallel N { i -> … }`, `parallel each xs { x -> … }` and `parallel settle xs { x -> … }`"
+		}
+		return "the `parallel` forms are `parallel N { i -> … }`, `parallel each xs { x -> … }` and `parallel settle xs { x -> … }`"
 	case wanted == "variable name" && isKw(t, "else") && isKw(openerOf(toks, at-1), "select"):
 		return "a `select` case that runs when nothing is ready is `default { … }`"
 	}

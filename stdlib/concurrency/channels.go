@@ -512,7 +512,7 @@ func init() {
 		return vm.Of(vm.NewList([]vm.Value{vm.IntOf(int64(idx)), v})), nil
 	})
 	for _, name := range []string{"channel_select", "select"} {
-		lib.Def(name, name+"(channels, ...more)", "receive from the first ready channel: {index, value} (index -1 on timeout); channels come as a list then an optional timeout, or one by one then an optional timeout", channelSelect(name))
+		lib.Def(name, name+"(channels, ...more) -> dict", "receive from the first ready channel: {index, value} (index -1 on timeout); channels come as a list then an optional timeout, or one by one then an optional timeout", channelSelect(name))
 	}
 }
 
