@@ -172,7 +172,7 @@ func TestLookup(t *testing.T) {
 		t.Fatalf("std/calendar: %d entries", len(cal))
 	}
 	es = Lookup("std/calendar.parts")
-	if len(es) != 1 || !strings.HasPrefix(es[0].Text(), "parts(ts, tz = \"UTC\")\n") || !strings.Contains(es[0].Text(), "iso_week") {
+	if len(es) != 1 || !strings.HasPrefix(es[0].Text(), "parts(ts, tz = \"UTC\") -> dict\n") || !strings.Contains(es[0].Text(), "iso_week") {
 		t.Fatalf("std/calendar.parts: %+v", es)
 	}
 }

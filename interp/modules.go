@@ -872,6 +872,10 @@ func importNames(from *Module, d *syntax.ImportDecl, t *Module) ([]string, diag.
 		if decl := t.private[id.Name]; decl != nil {
 			e.Msg = fmt.Sprintf("imported symbol `%s` is not exported by `%s` — it is defined there but not `pub`", id.Name, d.Path)
 			e.Help = fmt.Sprintf("mark `%s` as `pub` in `%s` to export it", id.Name, d.Path)
+			if strings.HasPrefix(t.Path, "std/") {
+				// nobody edits an embedded module: name what it offers instead
+				e.Help = stdPrivateHelp(id.Name, d.Path, t.Exports())
+			}
 			pos := declPos(decl)
 			e.Notes = append(e.Notes, &diag.Error{File: t.Name, Line: pos.Line, Col: pos.Col,
 				Msg: fmt.Sprintf("`%s` is defined here, in %s", id.Name, t.Name)})
@@ -891,6 +895,19 @@ func importNames(from *Module, d *syntax.ImportDecl, t *Module) ([]string, diag.
 		errs = append(errs, e)
 	}
 	return names, errs
+}
+
+// stdPrivateHelp is the help for a name an embedded std module declares
+// without exporting it: a close export, else what the module exports.
+func stdPrivateHelp(name, path string, exports []string) string {
+	if s := diag.Suggest(name, exports); s != "" {
+		return fmt.Sprintf("`%s` is internal to the standard module `%s`; did you mean `%s`?", name, path, s)
+	}
+	shown := strings.Join(exports[:min(len(exports), 8)], ", ")
+	if len(exports) > 8 {
+		shown += ", …"
+	}
+	return fmt.Sprintf("`%s` is internal to the standard module `%s`, which exports %s", name, path, shown)
 }
 
 func describeExports(t *Module) string {

@@ -440,13 +440,25 @@ func (c *checker) valueMethod(e *syntax.MethodCall, recv types.Type, args []type
 		return
 	}
 	if h, ok := types.Underlying(recv).(*types.Handle); ok && !h.IsRoot() {
-		// Capability methods (unknown names are the handle's business).
-		// Their typed parameters are guarded at run time (``HarnessFs.read_text
-		// expects string argument 1, got int``), so a definite mismatch is
-		// an error (docs/spec/newer.md §2.15, §3.1), not a builtin's
-		// lenient-call warning.
+		// Capability methods. Their typed parameters are guarded at run
+		// time (``HarnessFs.read_text expects string argument 1, got
+		// int``), so a definite mismatch is an error (docs/spec/newer.md
+		// §2.15, §3.1), not a builtin's lenient-call warning.
 		if sig, ok := c.librarySig(h.Name, e.Name); ok {
 			c.libraryArgs(pathText(e.X, h.Name)+"."+e.Name, sig, e.At, e.Args, args, "", sevError)
+			return
+		}
+		// A name the handle's method table lacks fails at run time with
+		// these words (its `*` fallback rejects it, docs/spec/newer.md
+		// §2.15). A warning: the references make only string, list and set
+		// methods static (§3.6), and a program may catch the error.
+		if names := c.lib.MethodNames(h.Name); len(names) > 0 && !c.capabilityMethod(h.Name, e.Name) {
+			names = slices.DeleteFunc(slices.Clone(names), func(n string) bool { return n == "*" })
+			help := ""
+			if s := diag.Suggest(e.Name, names); s != "" {
+				help = "did you mean `" + s + "`?"
+			}
+			c.report(sevWarning, e.At, "", help, "value of type "+h.Name+" has no method `"+e.Name+"` (the call fails when it runs)")
 		}
 		return
 	}

@@ -136,6 +136,18 @@ func (c *checker) unknownNamespaceMember(id *syntax.Ident, name string, pos synt
 		if path, ok := np.NamespacePrivate(id.Name, name); ok {
 			// the words of HARN-IMP-002 (docs/spec/language.md §11.2)
 			help = "`" + name + "` is defined in `" + path + "` but not `pub`: mark it `pub` there to export it"
+			if strings.HasPrefix(path, "std/") {
+				// nobody edits an embedded module: name what it offers instead
+				help = "`" + name + "` is internal to the standard module `" + path + "`"
+				if s := diag.Suggest(name, exports); s != "" {
+					help += "; did you mean `" + id.Name + "." + s + "`?"
+				} else {
+					help += ", which exports " + strings.Join(exports[:min(len(exports), 8)], ", ")
+					if len(exports) > 8 {
+						help += ", …"
+					}
+				}
+			}
 		}
 	}
 	if call {

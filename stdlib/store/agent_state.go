@@ -34,7 +34,7 @@ func stateKey(fn string, v vm.Value) (string, error) {
 	if s, ok := v.AsString(); ok && s.Go() != "" {
 		return s.Go(), nil
 	}
-	return "", vm.Typef("%s: key must be a non-empty string, got %s", fn, vm.ToDisplay(v))
+	return "", vm.Typef("%s: key must be a non-empty string, got %s", fn, lib.Shown(v))
 }
 
 // withState is a builtin that changes or reads the state a handle names,

@@ -71,18 +71,19 @@ func (c *memoryCall) tags() ([]string, error) {
 		return nil, c.badTags(v)
 	}
 	out := make([]string, 0, l.Len())
-	for _, it := range l.Items() {
+	for i, it := range l.Items() {
 		s, ok := it.AsString()
 		if !ok || s.Go() == "" {
-			return nil, c.badTags(v)
+			return nil, vm.Typef("%s: tags must be a list of non-empty strings, got %s at index %d", c.fn, lib.Shown(it), i)
 		}
 		out = append(out, s.Go())
 	}
 	return out, nil
 }
 
+// badTags reports a tags value that is not a list.
 func (c *memoryCall) badTags(v vm.Value) error {
-	return vm.Typef("%s: tags must be a list of non-empty strings, got %s", c.fn, vm.ToDisplay(v))
+	return vm.Typef("%s: tags must be a list of non-empty strings, got %s", c.fn, lib.Shown(v))
 }
 
 // records are the stored records of a namespace document, oldest first.
@@ -134,7 +135,7 @@ func init() {
 		}
 		text, ok := a.Str(1)
 		if !ok || strings.TrimSpace(text) == "" {
-			return vm.Value{}, vm.Typef("memory_store: text must be a non-empty string, got %s", vm.ToDisplay(a.At(1)))
+			return vm.Value{}, vm.Typef("memory_store: text must be a non-empty string, got %s", lib.Shown(a.At(1)))
 		}
 		tags, err := c.tags()
 		if err != nil {
