@@ -256,7 +256,7 @@ func (c *compiler) rtype(t syntax.TypeExpr, seen map[string]bool) *RType {
 		names := make([]string, len(t.Fields))
 		for i, fd := range t.Fields {
 			ft := c.rtype(fd.Type, seen)
-			names[i] = typeText(fd.Type)
+			names[i] = TypeText(fd.Type)
 			if ft == nil {
 				ft = &RType{Kind: "any", Name: "any"}
 			} else {
@@ -308,7 +308,7 @@ func (c *compiler) rtype(t syntax.TypeExpr, seen map[string]bool) *RType {
 				for i, a := range t.Args {
 					e := c.rtype(a, seen)
 					if e == nil {
-						e = &RType{Kind: "any", Name: typeText(a)}
+						e = &RType{Kind: "any", Name: TypeText(a)}
 					}
 					names[i] = e.Name
 					r.Elems = append(r.Elems, e)
@@ -331,7 +331,7 @@ func (c *compiler) rtype(t syntax.TypeExpr, seen map[string]bool) *RType {
 			if r == nil || r.Kind != "struct" {
 				return r
 			}
-			return &RType{Kind: "struct", Name: typeText(t), Decl: t.Name, Fields: r.Fields}
+			return &RType{Kind: "struct", Name: TypeText(t), Decl: t.Name, Fields: r.Fields}
 		}
 		if sd := c.info.Struct(t.Name); sd != nil && len(t.Args) == 0 {
 			// A struct parameter accepts an instance of the struct, or a
@@ -348,7 +348,7 @@ func (c *compiler) rtype(t syntax.TypeExpr, seen map[string]bool) *RType {
 		if sd := c.importedStruct(t.Name); sd != nil && c.info.Struct(t.Name) == nil {
 			r := c.importedStructCheck(t.Name, sd)
 			if len(t.Args) > 0 { // `Box<int>`: type arguments are static only
-				return &RType{Kind: "struct", Name: typeText(t), Decl: r.Decl, Fields: r.Fields}
+				return &RType{Kind: "struct", Name: TypeText(t), Decl: r.Decl, Fields: r.Fields}
 			}
 			return r
 		}
@@ -550,14 +550,14 @@ func intersection(c *compiler, t *syntax.InterType, seen map[string]bool) *RType
 
 // parenName is the written name of r as an operand of `&` or `?`: a
 // union or intersection spelled out with operators is parenthesised.
-// typeText is a type annotation as messages print it, on one line in the
+// TypeText is a type annotation as messages print it, on one line in the
 // checker's canonical form (docs/spec/newer.md §3.1): `T?`, `A | B`,
 // `fn(A) -> R`, `{a: int, b?: string}`, `Box<int>`.
-func typeText(t syntax.TypeExpr) string {
+func TypeText(t syntax.TypeExpr) string {
 	join := func(ts []syntax.TypeExpr, sep string, paren bool) string {
 		parts := make([]string, len(ts))
 		for i, m := range ts {
-			parts[i] = typeText(m)
+			parts[i] = TypeText(m)
 			switch m.(type) {
 			case *syntax.UnionType, *syntax.InterType, *syntax.FnType:
 				if paren {
@@ -574,7 +574,7 @@ func typeText(t syntax.TypeExpr) string {
 		}
 		return t.Name + "<" + join(t.Args, ", ", false) + ">"
 	case *syntax.ListType:
-		return "list<" + typeText(t.Elem) + ">"
+		return "list<" + TypeText(t.Elem) + ">"
 	case *syntax.OptionalType:
 		return join([]syntax.TypeExpr{t.Elem}, "", true) + "?"
 	case *syntax.UnionType:
@@ -584,7 +584,7 @@ func typeText(t syntax.TypeExpr) string {
 	case *syntax.FnType:
 		r := "nil"
 		if t.Return != nil {
-			r = typeText(t.Return)
+			r = TypeText(t.Return)
 		}
 		return "fn(" + join(t.Params, ", ", false) + ") -> " + r
 	case *syntax.LiteralType:
@@ -601,10 +601,10 @@ func typeText(t syntax.TypeExpr) string {
 			if f.Optional {
 				opt = "?"
 			}
-			parts = append(parts, f.Name+opt+": "+typeText(f.Type))
+			parts = append(parts, f.Name+opt+": "+TypeText(f.Type))
 		}
 		if t.Rest != nil {
-			parts = append(parts, "..."+typeText(t.Rest))
+			parts = append(parts, "..."+TypeText(t.Rest))
 		}
 		return "{" + strings.Join(parts, ", ") + "}"
 	}

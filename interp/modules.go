@@ -653,7 +653,13 @@ func stdHelp(name string) string {
 	if s := diag.Suggest(name, names); s != "" {
 		return "did you mean `std/" + s + "`?"
 	}
-	return "the standard modules are std/" + strings.Join(names, ", std/")
+	list := "the standard modules are std/" + strings.Join(names, ", std/")
+	switch name {
+	case "time", "date", "datetime", "clock":
+		// no std module holds them (docs/spec/builtins.md §3.14, §4.10)
+		return "time and dates are builtins, called without an import (`timestamp()`, `date_now()`, `date_format(t)`); " + list
+	}
+	return list
 }
 
 // missingFileHelp advises on an import path whose file does not exist
@@ -863,12 +869,24 @@ func importNames(from *Module, d *syntax.ImportDecl, t *Module) ([]string, diag.
 	}
 	var names []string
 	var errs diag.List
-	for _, id := range d.Names {
+	for i := 0; i < len(d.Names); i++ {
+		id := d.Names[i]
 		if t.exports[id.Name] != nil || (t.sibling[id.Name] && t.dir != "" && t.dir == from.dir) {
 			names = append(names, id.Name)
 			continue
 		}
 		e := &diag.Error{File: from.Name, Line: id.At.Line, Col: id.At.Col, Phase: diag.PhaseStatic, Code: "HARN-IMP-002"}
+		if id.Name == "as" && i > 0 && i+1 < len(d.Names) {
+			// `import { a as b }`: the names of a selective import are
+			// only names (docs/spec/language.md §2.2, §11.1), so this
+			// imports a, as and b; one error says what was meant
+			orig, alias := d.Names[i-1].Name, d.Names[i+1].Name
+			e.Msg = fmt.Sprintf("a selective import cannot rename `%s` to `%s`", orig, alias)
+			e.Help = fmt.Sprintf("import `%s` and bind `let %s = %s` after it, or import the module as a namespace (`import * as m from \"%s\"`, then `m.%s`)", orig, alias, orig, d.Path, orig)
+			errs = append(errs, e)
+			i++ // the alias is no name of the module either
+			continue
+		}
 		if decl := t.private[id.Name]; decl != nil {
 			e.Msg = fmt.Sprintf("imported symbol `%s` is not exported by `%s` — it is defined there but not `pub`", id.Name, d.Path)
 			e.Help = fmt.Sprintf("mark `%s` as `pub` in `%s` to export it", id.Name, d.Path)

@@ -554,6 +554,11 @@ func collectionFnResult(name string, args []syntax.Expr, at []types.Type) types.
 			return &types.List{Elem: a.Elem}
 		}
 	}
+	if name == "iter" && len(at) == 1 {
+		if t := iterOver(at[0]); t != nil {
+			return t
+		}
+	}
 	if (name == "clone" || name == "deep_clone") && len(at) == 1 {
 		return types.Widen(at[0])
 	}
@@ -682,6 +687,10 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 				return sig.result
 			}
 		}
+	} else if t := c.builtinMethodResult(e, types.RemoveNil(recv), args); t != nil {
+		// `s?.upper()`: the method's result, or nil when s is nil
+		// (docs/spec/language.md §6.7)
+		return types.Optional(t)
 	}
 	// An impl method: its annotated parameters check the arguments (the
 	// instance fills the first one), its annotated result is the call's

@@ -611,6 +611,9 @@ func (c *checker) member(e *syntax.MemberExpr) types.Type {
 		}
 		if t, ok := c.importedValue(id.Name, e.Name); ok {
 			c.expr(e.X)
+			if nt, ok := c.narrowedType(e); ok {
+				return nt // `if ns.LIMIT != nil { ns.LIMIT + 1 }`
+			}
 			return t
 		}
 	}
@@ -1037,6 +1040,24 @@ func (c *checker) structFields(d *types.Decl, entries []*syntax.DictEntry, pos s
 
 // ---- try ----
 
+// catchesNothing reports the annotation of a typed catch that names a
+// type other than an enum (`catch (e: string)`, a struct, an interface):
+// such a catch takes no failure at all, where a union or a generic type
+// makes the catch untyped (docs/spec/language.md §8.3). A name the checker
+// cannot resolve is left to the unknown-type warning.
+func catchesNothing(name *syntax.NamedType, t types.Type) bool {
+	if len(name.Args) > 0 {
+		return false
+	}
+	if name.Name == "any" || name.Name == "unknown" {
+		return true
+	}
+	if _, isResult := types.Underlying(t).(*types.Result); isResult {
+		return false // Result's variants are an enum's at run time
+	}
+	return known(t)
+}
+
 func (c *checker) tryExpr(e *syntax.TryExpr) types.Type {
 	h := catcher{all: e.HasCatch && e.CatchType == nil || !e.HasCatch && e.Finally == nil}
 	var catchT types.Type = types.Any
@@ -1047,6 +1068,11 @@ func (c *checker) tryExpr(e *syntax.TryExpr) types.Type {
 		catchT = c.typeOf(e.CatchType)
 		if n, ok := types.Underlying(catchT).(*types.Named); ok && n.Decl.Kind == types.EnumDecl {
 			h.enum = catchT
+		} else if name, ok := e.CatchType.(*syntax.NamedType); ok && catchesNothing(name, catchT) {
+			// a name that is no enum: the catch takes nothing (§8.3)
+			c.report(sevWarning, name.At, "", "catch every failure with `catch (e)` and test the value (`type_of(e)`)",
+				fmt.Sprintf("`catch (%s: %s)` catches nothing: a typed catch takes only the variants of an enum, and `%s` is not one", e.CatchVar, name.Name, name.Name))
+			catchT = types.Any
 		} else {
 			// A non-name annotation makes the catch untyped (§8.3).
 			h.all = true

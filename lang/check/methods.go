@@ -97,6 +97,32 @@ func iterMethodResult(name string, elem types.Type) types.Type {
 	return nil
 }
 
+// iterOver is the lazy iterator `iter(x)` / `x.iter()` makes of a value
+// of type t (docs/spec/builtins.md §3.10): an iter<T> over a list<T> or a
+// set<T>, an iter<string> over a string's chars, an iter<int> over a
+// range; nil for any other (a dict's iterator yields pairs, which have
+// no type of their own).
+func iterOver(t types.Type) types.Type {
+	switch r := types.Underlying(t).(type) {
+	case *types.List:
+		return &types.Iter{Kind: types.IterPlain, Elem: r.Elem}
+	case *types.Set:
+		return &types.Iter{Kind: types.IterPlain, Elem: r.Elem}
+	case *types.Literal:
+		if r.Base() == types.String {
+			return &types.Iter{Kind: types.IterPlain, Elem: types.String}
+		}
+	case *types.Basic:
+		switch r {
+		case types.String:
+			return &types.Iter{Kind: types.IterPlain, Elem: types.String}
+		case types.Range:
+			return &types.Iter{Kind: types.IterPlain, Elem: types.Int}
+		}
+	}
+	return nil
+}
+
 // builtinMethodResult is the type of `recv.name(…)` with n arguments for a
 // string, list, dict, record, set or range receiver whose builtin method
 // has a certain result (`"a".upper()` is a string, `xs.count()` an int,
@@ -105,6 +131,11 @@ func iterMethodResult(name string, elem types.Type) types.Type {
 func (c *checker) builtinMethodResult(e *syntax.MethodCall, recv types.Type, args []types.Type) types.Type {
 	if c.lib == nil || hasSpread(e.Args) {
 		return nil
+	}
+	if e.Name == "iter" && len(e.Args) == 0 {
+		if t := iterOver(recv); t != nil {
+			return t
+		}
 	}
 	var t types.Type
 	kind := ""

@@ -553,6 +553,13 @@ func (c *checker) quietType(x syntax.Expr) types.Type {
 			}
 		}
 	case *syntax.MemberExpr:
+		if id, ok := e.X.(*syntax.Ident); ok && !e.Optional && !c.multiDecl[id.Name] && c.importRef(c.info.Refs[id], true) {
+			// `ns.LIMIT`, a value a namespace import exports
+			if t, ok := c.importedValue(id.Name, e.Name); ok {
+				return t
+			}
+			return nil
+		}
 		rt := c.quietType(e.X)
 		if rt == nil {
 			return nil
@@ -678,9 +685,18 @@ func (c *checker) declaredPath(x syntax.Expr) bool {
 	if v == nil && b.Kind == resolve.KImport {
 		// an imported value whose module wrote its type down (`pub
 		// const LIMIT: int? = nil`)
-		if id, ok := x.(*syntax.Ident); ok && c.importRef(c.info.Refs[id], false) && !c.multiDecl[b.Name] {
-			ic, ok := c.imports.(ImportedConsts)
-			return ok && ic.ImportedConstDeclared("", id.Name)
+		ic, ok := c.imports.(ImportedConsts)
+		if !ok || c.multiDecl[b.Name] {
+			return false
+		}
+		if id, ok := x.(*syntax.Ident); ok && c.importRef(c.info.Refs[id], false) {
+			return ic.ImportedConstDeclared("", id.Name)
+		}
+		// `ns.LIMIT`, the same value read through a namespace import
+		if m, ok := x.(*syntax.MemberExpr); ok && !m.Optional {
+			if id, ok := m.X.(*syntax.Ident); ok && c.importRef(c.info.Refs[id], true) {
+				return ic.ImportedConstDeclared(id.Name, m.Name)
+			}
 		}
 	}
 	return v != nil && v.annotated

@@ -398,9 +398,10 @@ func numberSuffix(toks []lexer.Token, at int) string {
 	return ""
 }
 
-// structSpread explains `Point {...p, x: 1}`: a struct literal takes only
-// `name: value` fields, so the grammar reads `Point` as a name and fails
-// at the `{` (the golden text stays that failure).
+// structSpread explains `Point {...p, x: 1}`: a struct literal starts
+// with a `name: value` field (docs/spec/language.md §2.7 rule 2), so the
+// grammar reads `Point` as a name and fails at the `{` (the golden text
+// stays that failure). The constructor takes the merged dict.
 func structSpread(toks []lexer.Token, at int) string {
 	if at < 1 || at+3 >= len(toks) || !isPunct(&toks[at], "{") || toks[at-1].Type != tIdent || !upper(toks[at-1].Value) {
 		return ""
@@ -411,7 +412,7 @@ func structSpread(toks []lexer.Token, at int) string {
 		}
 	}
 	name := toks[at-1].Value
-	return "a struct literal cannot spread a value (`" + name + " {...p, x: 1}`); copy it and set the fields instead (`let q = p` then `q.x = 1`)"
+	return "a struct literal cannot start with a spread (`" + name + " {...p, x: 1}`); give the merged dict to the constructor instead (`" + name + "({...p, x: 1})`)"
 }
 
 // tokenAt is the index of the token at line:col, or -1.

@@ -110,9 +110,9 @@ func TestParseErrorHints(t *testing.T) {
 		{"let x: {a: int, 1} = nil\n", "expected field name, found `1`", ""},
 		// a spread in a struct literal: the grammar's error, explained
 		{"let q = Point {...p, x: 1}\n", "expected top-level item separator (`;` or newline), found {",
-			"a struct literal cannot spread a value (`Point {...p, x: 1}`); copy it and set the fields instead (`let q = p` then `q.x = 1`)"},
+			"a struct literal cannot start with a spread (`Point {...p, x: 1}`); give the merged dict to the constructor instead (`Point({...p, x: 1})`)"},
 		{"fn f(p) {\n  return Point {...p}\n}\n", "expected statement separator (`;` or newline), found {",
-			"a struct literal cannot spread a value (`Point {...p, x: 1}`); copy it and set the fields instead (`let q = p` then `q.x = 1`)"},
+			"a struct literal cannot start with a spread (`Point {...p, x: 1}`); give the merged dict to the constructor instead (`Point({...p, x: 1})`)"},
 		// lines joined by a block comment or a trailing backslash
 		{"let x = 1 /* a\nb */ let y = 2\n", "expected top-level item separator (`;` or newline), found let",
 			"a block comment spanning lines is no line break; end the statement before it with `;` or start a new line after the `*/`"},

@@ -120,10 +120,10 @@ func init() {
 		}
 		return vm.Str(string(rs))
 	})
-	lib.Method("string", "pad_left", "s.pad_left(width, ch?)", "pad on the left to width chars", func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
+	lib.Method("string", "pad_left", "s.pad_left(width, ch?)", "pad on the left to width chars with the first char of ch (a space when ch is left out, nil or empty)", func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
 		return padChars(receiver(recv), args, true)
 	})
-	lib.Method("string", "pad_right", "s.pad_right(width, ch?)", "pad on the right to width chars", func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
+	lib.Method("string", "pad_right", "s.pad_right(width, ch?)", "pad on the right to width chars with the first char of ch (a space when ch is left out, nil or empty)", func(th *vm.Thread, recv vm.Value, args vm.Args) (vm.Value, error) {
 		return padChars(receiver(recv), args, false)
 	})
 }
@@ -162,7 +162,8 @@ func Lines(s string) []string {
 	return parts
 }
 
-// padChars pads s to width chars with the first char of display(ch).
+// padChars pads s to width chars with the first char of display(ch); a
+// ch left out, nil or empty pads with a space, as str_pad's fill does.
 func padChars(s string, args vm.Args, left bool) (vm.Value, error) {
 	recv := vm.Str(s)
 	width, ok := args.Int(0)
@@ -170,7 +171,7 @@ func padChars(s string, args vm.Args, left bool) (vm.Value, error) {
 		return recv, nil
 	}
 	fill := " "
-	if args.Has(1) {
+	if args.Given(1) {
 		if r, n := utf8.DecodeRuneInString(args.Text(1)); n > 0 {
 			fill = string(r)
 		}

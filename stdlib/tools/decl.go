@@ -108,7 +108,8 @@ func declared(b *typeschema.Builder, t types.Type) (vm.Value, bool) {
 // paramDefinition is the legacy `parameters` record (docs/tools.md) of one
 // declared parameter of type t, required unless it has a default or its
 // type admits nil. A plain type is its legacy type name (`{type: "int",
-// required: true}`); any other carries its JSON Schema in `schema`, by
+// required: true}`); any other carries its JSON Schema in `schema`
+// (and its written name in `type`, for tool_describe), by
 // lang/typeschema's mapping: `T?` admits null, a literal union is an
 // `enum`, a struct is the object of its fields, an enum the oneOf of its
 // `{enum, variant, fields}` objects, an alias its expansion. A type with
@@ -131,6 +132,13 @@ func paramDefinition(b *typeschema.Builder, p compiler.ToolParam, t types.Type) 
 		d.Set("type", vm.Str(name))
 	} else if schema, ok := declared(b, t); ok {
 		d.Set("schema", schema)
+		if p.Type != nil {
+			// the type as the declaration writes it (`Point`, `Color`,
+			// `int?`, `list<int>`), which tool_describe and tool_prompt
+			// show (docs/tools.md): a record with a schema takes its
+			// schema as is
+			d.Set("type", vm.Str(compiler.TypeText(p.Type)))
+		}
 	}
 	d.Set("required", vm.BoolOf(!p.HasDefault && !admitsNil(t)))
 	return vm.Of(d.Build())
