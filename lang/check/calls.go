@@ -313,7 +313,7 @@ func (c *checker) localCall(e *syntax.CallExpr, args []types.Type) types.Type {
 	}
 	callee := c.expr(e.Fn)
 	if kind := notCallable(callee); kind != "" {
-		c.errorf(e.At, "cannot call %s: a value of type `%s` is not callable", kind, callee)
+		c.errorf(e.At, "cannot call %s: a value of type `%s` is not callable", kind, show(callee, nil))
 		return types.Any
 	}
 	sig, ok := types.Underlying(types.RemoveNil(callee)).(*types.Func)
@@ -365,8 +365,9 @@ func (c *checker) valueCall(e *syntax.ValueCall) types.Type {
 		args[i] = c.expr(a)
 	}
 	if kind := notCallable(callee); kind != "" {
-		// the run-time error starts the same way (`cannot call int`)
-		c.errorf(e.At, "cannot call %s: a value of type `%s` is not callable", kind, callee)
+		// the run-time error starts the same way (`cannot call int`); a
+		// literal callee (`(1)(2)`) is named by its type, as in mismatches
+		c.errorf(e.At, "cannot call %s: a value of type `%s` is not callable", kind, show(callee, nil))
 		return types.Any
 	}
 	// a nilable callee (`xs[0]`) fails at run time when nil; its

@@ -24,6 +24,10 @@ func FuzzFormat(f *testing.F) {
 		"let s = \"${a} and ${b[\"k\"]}\"\nlet r = r#\"raw\"#\nlet t = \"\"\"\n  text\n  \"\"\"\n",
 		"interface C {\n  type Item = int // c\n  fn get(self) -> Self.Item\n}\nimpl B {\n  /// d\n  fn get(self) -> Item { return 1 }\n  type Item = int\n}\n",
 		"\uFEFFlet x=1 /* a\r\nb */\r\nlet s = \"\"\"\r\n  t\r\n  \"\"\"\r\nprintln(x + /* c */ s)\r\n",
+		"import * as ns from \"std/math\"\nlet d = {finally: 1, select: 2}\nprintln(d?.select ?? d.finally)\nlet v = xs?.[0]!\nlet w = f()(1)\n",
+		"interface Sink<in T> { fn put(self, x: T) }\ntype Box<out T> = {get: fn() -> T}\nfn touch<R>(x: {id: string, ...R}) -> {id: string, ...R} { return x }\n",
+		"mutex(\"k\") {\n  n += 1\n}\nlet v = retry 3 { 1 }\nlet l = [c ? [\"-v\"] : [], \"run\"]\nlet s = \"${x ?? \"a}b\"} ${d[\"k\"]}\"\n",
+		"let r = match s {\n  Circle(r) -> { r }\n  1 | 2 -> { 0 }\n  _ -> { -1 }\n}\nlet t = c\n  ? 1s\n  : 2 ** -1\n",
 		"let x = (\n  // c\n  a + b\n) * 2\nfn f() {\n  return ( /* c */\n    (x).len()\n    // end\n  )\n}\nlet f = { x -> /* c */ x + 1 /* d */ }\n",
 	} {
 		f.Add(seed)
