@@ -363,7 +363,7 @@ func testLiteConformance(t *testing.T, lite, full string) {
 		rel, _ := filepath.Rel(root, path)
 		lout, lerr, lcode := runBinary(t, lite, root, "run", rel)
 		fout, ferr, fcode := runBinary(t, full, root, "run", rel)
-		lerr, ferr = uuid.ReplaceAllString(lerr, "UUID"), uuid.ReplaceAllString(ferr, "UUID") // temporary directories
+		lerr, ferr = tempNames(lerr), tempNames(ferr)
 		if lout != fout || lerr != ferr || lcode != fcode {
 			t.Errorf("%s: lite and full differ\n--- lite (exit %d)\n%s%s\n--- full (exit %d)\n%s%s", rel, lcode, lout, lerr, fcode, fout, ferr)
 		}
@@ -371,9 +371,32 @@ func testLiteConformance(t *testing.T, lite, full string) {
 	t.Logf("%d of %d programs, %d of the %d that run in harn-full", ran, len(progs), heavy/24, heavy)
 }
 
-var uuid = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
+var (
+	uuid     = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
+	mkdtemps = regexp.MustCompile(regexp.QuoteMeta(os.TempDir()) + `/([^/\s]*?)[0-9]+`)
+)
+
+// tempNames blanks the random parts of temporary names in a run's
+// output: UUIDs and the digits harness.fs.mkdtemp appends to a prefix.
+func tempNames(s string) string {
+	return mkdtemps.ReplaceAllString(uuid.ReplaceAllString(s, "UUID"), os.TempDir()+"/${1}N")
+}
 
 func fileExists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
+}
+
+func TestTempNames(t *testing.T) {
+	tmp := os.TempDir()
+	for in, want := range map[string]string{
+		"state (" + tmp + "/as-3128527506/never.json)": "state (" + tmp + "/as-N/never.json)",
+		tmp + "/161762455":                        tmp + "/N",
+		"id 0f8fad5b-d9cb-469f-a165-70867728950e": "id UUID",
+		"/var/as-31/x":                            "/var/as-31/x",
+	} {
+		if got := tempNames(in); got != want {
+			t.Errorf("tempNames(%q) = %q, want %q", in, got, want)
+		}
+	}
 }
