@@ -218,6 +218,7 @@ type funcCtx struct {
 	scopes  []map[string]bool // local names per block, for shadowing warnings
 	defers  int               // defer bodies being walked
 	loops   []syntax.Stmt     // loops being walked, innermost last
+	flows   []*loopFlow       // the narrowings their breaks and continues leave with, as loops
 	returns bool              // a `return` statement was seen in the body
 }
 

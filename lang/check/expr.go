@@ -233,8 +233,8 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 			c.fn.popScope()
 		}
 		c.expr(e.Timeout)
-		c.block(e.TimeoutBody)
-		c.block(e.Default)
+		c.partBlock(e.TimeoutBody)
+		c.partBlock(e.Default)
 		return types.Any
 	}
 	return types.Any
@@ -976,9 +976,15 @@ func (c *checker) tryExpr(e *syntax.TryExpr) types.Type {
 		}
 	}
 	c.fn.tries = append(c.fn.tries, h)
-	body := c.block(e.Body)
+	before := c.saveNarrow()
+	// the body may stop at any point: the catch starts from what holds
+	// both before it and at its end
+	body, bodyEnd := c.partBlock(e.Body)
 	c.fn.tries = c.fn.tries[:len(c.fn.tries)-1]
 	result := body
+	if !e.HasCatch && e.Finally != nil {
+		c.narrowed = bodyEnd // an error goes on past the finally
+	}
 	if e.HasCatch {
 		c.fn.pushScope()
 		if e.CatchVar != "" && e.CatchVar != "_" {
@@ -996,6 +1002,15 @@ func (c *checker) tryExpr(e *syntax.TryExpr) types.Type {
 			}
 		}
 		c.joinBranches(e, nil, c.branchOf(tailValue(e.Body), body), c.branchOf(tailValue(e.Catch), ct))
+		// after the try: the end of the body or of the catch
+		var ends []narrowState
+		if !c.blockLeaves(e.Body) {
+			ends = append(ends, bodyEnd)
+		}
+		if e.Catch == nil || !c.blockLeaves(e.Catch) {
+			ends = append(ends, c.narrowed)
+		}
+		c.joinNarrow(before, ends)
 		c.fn.popScope()
 		result = types.NewUnion(c.leftValue(e.Body, body), ct)
 	}

@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -96,10 +97,25 @@ func (c *checker) discardedCopy(s *syntax.ExprStmt) {
 		"the result of `."+mc.Name+"(…)` is discarded: it returns a new "+kind+" and leaves `"+recv+"` unchanged")
 }
 
-// block checks a block in a new scope and returns its value type.
+// block checks a block in a new scope and returns its value type. The
+// block runs once, to its end, before the code after it (a `mutex`,
+// `scope`, `deadline` or `retry` body, a `finally`), so the narrowings
+// at its end hold after it: one it undid (`y = nil`) no longer does
+// (docs/spec/newer.md §3.5).
 func (c *checker) block(b *syntax.Block) types.Type {
-	t, _ := c.blockEnd(b)
+	t, end := c.blockEnd(b)
+	c.narrowed = end
 	return t
+}
+
+// partBlock checks a block that may stop part way or not run at all
+// before the code after it (a `try` body, a `select` case): after it,
+// only the narrowings that hold both before it and at its end do.
+func (c *checker) partBlock(b *syntax.Block) (types.Type, narrowState) {
+	before := c.saveNarrow()
+	t, end := c.blockEnd(b)
+	c.joinNarrow(before, []narrowState{before, end})
+	return t, end
 }
 
 // bodyValue checks the body of a `mutex` or `retry` expression, whose
@@ -246,27 +262,33 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		c.forStmt(s)
 	case *syntax.WhileStmt:
 		c.expr(s.Cond)
-		saved := c.saveNarrow()
-		c.narrowFor(s.Cond, true)
-		c.fn.loops = append(c.fn.loops, s)
-		c.block(s.Body)
-		c.fn.loops = c.fn.loops[:len(c.fn.loops)-1]
-		c.restoreNarrow(saved)
-		if !c.broken[s] {
-			// Without a `break`, the loop is left only when its condition
-			// is false: `while x == nil { return 0 }` is an early exit
-			// like `guard`'s (docs/spec/newer.md §3.5).
+		head, flow := c.loopBody(s, func() {
+			c.narrowFor(s.Cond, true)
+			_, c.narrowed = c.blockEnd(s.Body)
+		})
+		// The loop is left when its condition is false (never for
+		// `while true`) and at each `break`: without one, `while x == nil
+		// { return 0 }` is an early exit like `guard`'s (docs/spec/newer.md
+		// §3.5).
+		var ends []narrowState
+		if !isTrue(s.Cond) {
+			c.restoreNarrow(head)
 			c.narrowFor(s.Cond, false)
+			ends = append(ends, c.narrowed)
 		}
+		c.joinNarrow(head, append(ends, flow.breaks...))
 	case *syntax.BreakStmt:
 		if n := len(c.fn.loops); n > 0 {
 			if w, ok := c.fn.loops[n-1].(*syntax.WhileStmt); ok {
 				c.broken[w] = true
 			}
+			f := c.fn.flows[n-1]
+			f.breaks = append(f.breaks, c.saveNarrow())
 		}
 	case *syntax.DeferStmt:
+		// the body runs later, when the scope is left
 		c.fn.defers++
-		c.block(s.Body)
+		c.blockEnd(s.Body)
 		c.fn.defers--
 	case *syntax.ReturnStmt:
 		c.returnStmt(s)
@@ -327,7 +349,12 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		} else if it, ok := c.fn.retIter(); ok && it.Kind == types.IterStream && !c.unknownInto(s.Value, t, it.Elem, "`emit` value") && c.yieldMismatch(s.Value, t, it.Elem) {
 			c.mismatch(s.Value, "`emit` value", it.Elem, t)
 		}
-	case *syntax.ImportDecl, *syntax.OverrideDecl, *syntax.ContinueStmt:
+	case *syntax.ContinueStmt:
+		if n := len(c.fn.flows); n > 0 {
+			f := c.fn.flows[n-1]
+			f.continues = append(f.continues, c.saveNarrow())
+		}
+	case *syntax.ImportDecl, *syntax.OverrideDecl:
 	}
 	return nil
 }
@@ -1161,11 +1188,78 @@ func (c *checker) forStmt(s *syntax.ForStmt) {
 		c.destructure(s.Pattern, elem, false, c.declaredPath(s.Iter) || c.declaredCall(s.Iter))
 	}
 	if s.Body != nil {
-		c.fn.loops = append(c.fn.loops, s)
-		c.stmts(s.Body.Stmts, false)
-		c.fn.loops = c.fn.loops[:len(c.fn.loops)-1]
+		// the loop is left when the values run out and at each `break`
+		head, flow := c.loopBody(s, func() { c.stmts(s.Body.Stmts, false) })
+		c.joinNarrow(head, append([]narrowState{head}, flow.breaks...))
 	}
 	c.fn.popScope()
+}
+
+// loopFlow collects the narrowing states a loop body's `break` and
+// `continue` statements leave it with.
+type loopFlow struct {
+	breaks, continues []narrowState
+}
+
+// loopBody checks the body of loop s (walk checks it, with the loop's
+// own narrowing: a `while` condition). A body may run any number of
+// times, so it starts from the narrowings that hold at the loop's head
+// every time: those before the loop that the end of the body and every
+// `continue` keep too. When the body undoes one (`y = nil`), the first
+// walk started from too much; it is discarded, diagnostics included,
+// and the body walked again from less, until the head is stable. It
+// returns the head's narrowings and the flow of the last walk, and
+// leaves the narrowings at the head's.
+func (c *checker) loopBody(s syntax.Stmt, walk func()) (narrowState, *loopFlow) {
+	head := c.saveNarrow()
+	for pass := 0; ; pass++ {
+		diags, seen := c.diags, maps.Clone(c.seen)
+		flow := &loopFlow{}
+		c.restoreNarrow(head)
+		c.fn.loops = append(c.fn.loops, s)
+		c.fn.flows = append(c.fn.flows, flow)
+		walk()
+		c.fn.loops = c.fn.loops[:len(c.fn.loops)-1]
+		c.fn.flows = c.fn.flows[:len(c.fn.flows)-1]
+		back := append([]narrowState{head}, flow.continues...)
+		if !c.loopLeaves(s) {
+			back = append(back, c.narrowed)
+		}
+		c.joinNarrow(head, back)
+		next := c.narrowed
+		if sameNarrow(head, next) || pass == 3 {
+			c.restoreNarrow(head)
+			return head, flow
+		}
+		c.diags, c.seen = diags[:len(diags):len(diags)], seen
+		head = next
+	}
+}
+
+// loopLeaves reports whether the end of a loop's body is never reached.
+func (c *checker) loopLeaves(s syntax.Stmt) bool {
+	switch s := s.(type) {
+	case *syntax.ForStmt:
+		return c.blockLeaves(s.Body)
+	case *syntax.WhileStmt:
+		return c.blockLeaves(s.Body)
+	}
+	return false
+}
+
+// sameNarrow reports whether two narrowing states narrow the same paths
+// to the same types.
+func sameNarrow(a, b narrowState) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, t := range a {
+		u, ok := b[k]
+		if !ok || !types.Identical(t, u) {
+			return false
+		}
+	}
+	return true
 }
 
 // pairLoop declares the names of `for (k, v) in iter`. Over `d.iter()`
