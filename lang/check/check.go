@@ -101,6 +101,7 @@ func File(f *syntax.File, info *resolve.Info, opts Options) diag.List {
 		paramHints:  map[*syntax.ClosureLit]paramHint{},
 		tails:       map[*syntax.ClosureLit]types.Type{},
 		kindOf:      map[*resolve.Binding]*syntax.CallExpr{},
+		condOf:      map[*resolve.Binding]syntax.Expr{},
 		libSigs:     map[libKey]signature{},
 		complete:    map[*syntax.MatchExpr]bool{},
 		broken:      map[*syntax.WhileStmt]bool{},
@@ -138,6 +139,10 @@ type checker struct {
 	// was initialised with (`let t = type_of(v)`): a test of the binding
 	// is a test of the call (kindCall).
 	kindOf    map[*resolve.Binding]*syntax.CallExpr
+	// condOf holds the condition a binding no assignment names was
+	// initialised with (`let ok = x != nil`): testing the binding tests
+	// the condition (condAlias).
+	condOf map[*resolve.Binding]syntax.Expr
 	file      *syntax.File
 	info      *resolve.Info
 	env       *types.Env

@@ -392,6 +392,7 @@ func (c *checker) let(s *syntax.LetStmt) {
 				c.kindOf[b] = call
 			}
 		}
+		c.condAlias(c.binding(p, p.Name), s.Value)
 		var v *variable
 		if s.Type != nil {
 			c.annotation(s.Type, nil, nil)
