@@ -138,11 +138,11 @@ type checker struct {
 	// kindOf holds the `type_of(v)` call a binding no assignment names
 	// was initialised with (`let t = type_of(v)`): a test of the binding
 	// is a test of the call (kindCall).
-	kindOf    map[*resolve.Binding]*syntax.CallExpr
+	kindOf map[*resolve.Binding]*syntax.CallExpr
 	// condOf holds the condition a binding no assignment names was
 	// initialised with (`let ok = x != nil`): testing the binding tests
 	// the condition (condAlias).
-	condOf map[*resolve.Binding]syntax.Expr
+	condOf    map[*resolve.Binding]syntax.Expr
 	file      *syntax.File
 	info      *resolve.Info
 	env       *types.Env
