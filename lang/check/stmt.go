@@ -168,6 +168,7 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		if c.exprStmt != nil {
 			c.exprStmt(s, t)
 		}
+		c.assertion(s.X)
 		return t
 	case *syntax.LetStmt:
 		c.let(s)
@@ -1194,6 +1195,35 @@ func (c *checker) forStmt(s *syntax.ForStmt) {
 		c.joinNarrow(head, append([]narrowState{head}, flow.breaks...))
 	}
 	c.fn.popScope()
+}
+
+// assertion narrows after a statement that calls the builtin `assert`,
+// `assert_eq` or `assert_ne`: each throws unless its test holds
+// (docs/spec/builtins.md §3.3), so after it the test holds, as after
+// `require` (`assert(x != nil)`, `assert_ne(x, nil)`, `assert_eq(type_of(v),
+// "int")`).
+func (c *checker) assertion(x syntax.Expr) {
+	call, ok := x.(*syntax.CallExpr)
+	if !ok || len(call.Args) == 0 || hasSpread(call.Args) {
+		return
+	}
+	ref := c.info.Refs[call.Fn]
+	if ref == nil || ref.Binding != nil || ref.Scope != resolve.Universal {
+		return // a function of the program named so
+	}
+	switch call.Fn.Name {
+	case "assert":
+		c.narrowFor(call.Args[0], true)
+	case "assert_eq", "assert_ne":
+		if len(call.Args) < 2 {
+			return
+		}
+		op := "=="
+		if call.Fn.Name == "assert_ne" {
+			op = "!="
+		}
+		c.narrowFor(&syntax.BinaryExpr{At: call.At, Op: op, X: call.Args[0], Y: call.Args[1]}, true)
+	}
 }
 
 // loopFlow collects the narrowing states a loop body's `break` and
