@@ -142,7 +142,11 @@ type checker struct {
 	// condOf holds the condition a binding no assignment names was
 	// initialised with (`let ok = x != nil`): testing the binding tests
 	// the condition (condAlias).
-	condOf    map[*resolve.Binding]syntax.Expr
+	condOf map[*resolve.Binding]syntax.Expr
+	// nilWrites holds, per binding, where the file assigns it `nil`
+	// (capturedNil), built on first use.
+	nilWrites map[*resolve.Binding][]syntax.Pos
+	callbacks map[syntax.Node]bool // closure literals passed straight to a call (capturedNil)
 	file      *syntax.File
 	info      *resolve.Info
 	env       *types.Env

@@ -1197,6 +1197,66 @@ func (c *checker) forStmt(s *syntax.ForStmt) {
 	c.fn.popScope()
 }
 
+// capturedNil drops, on entering the body of a closure or nested
+// function, the narrowings of the variables it captures that the file
+// assigns `nil` after the point where the function is made: closures
+// share the variables they capture (docs/spec/language.md §3.4), so a
+// call after that assignment reads the nil (`let g = { -> y + 1 }`, then
+// `y = nil`, then `g()`). Other later assignments keep the narrowing, as
+// nothing says their value may be nil (this implementation's choice; the
+// references are silent). A closure literal passed straight to a call
+// (`xs.map({ x -> x + y })`) keeps them: a callback is most often
+// called before the call returns.
+func (c *checker) capturedNil(node syntax.Node) {
+	if len(c.narrowed) == 0 {
+		return
+	}
+	if c.nilWrites == nil {
+		c.nilWrites = map[*resolve.Binding][]syntax.Pos{}
+		c.callbacks = map[syntax.Node]bool{}
+		syntax.Walk(c.file, func(n, _ syntax.Node, _ func(syntax.Node)) bool {
+			var args []syntax.Expr
+			switch x := n.(type) {
+			case *syntax.CallExpr:
+				args = x.Args
+			case *syntax.MethodCall:
+				args = x.Args
+			case *syntax.ValueCall:
+				args = x.Args
+			}
+			for _, arg := range args {
+				if cl, ok := arg.(*syntax.ClosureLit); ok {
+					c.callbacks[cl] = true
+				}
+			}
+			a, ok := n.(*syntax.AssignStmt)
+			if !ok || a.Op != "=" {
+				return true
+			}
+			id, isIdent := a.Target.(*syntax.Ident)
+			if _, isNil := a.Value.(*syntax.NilLit); !isIdent || !isNil {
+				return true
+			}
+			if ref := c.info.Refs[id]; ref != nil && ref.Binding != nil {
+				c.nilWrites[ref.Binding] = append(c.nilWrites[ref.Binding], a.At)
+			}
+			return true
+		})
+	}
+	if c.callbacks[node] {
+		return
+	}
+	at := node.Position()
+	for k := range c.narrowed {
+		for _, w := range c.nilWrites[k.b] {
+			if w.Line > at.Line || w.Line == at.Line && w.Col > at.Col {
+				delete(c.narrowed, k)
+				break
+			}
+		}
+	}
+}
+
 // assertion narrows after a statement that calls the builtin `assert`,
 // `assert_eq` or `assert_ne`: each throws unless its test holds
 // (docs/spec/builtins.md §3.3), so after it the test holds, as after
@@ -1506,6 +1566,7 @@ func (c *checker) function(node syntax.Node, params []*syntax.Param, sig *types.
 	// exit says nothing of the code after the closure literal
 	outer := c.saveNarrow()
 	defer c.restoreNarrow(outer)
+	c.capturedNil(node)
 	for i, p := range params {
 		var t types.Type = types.Any
 		if i < len(sig.Params) {
