@@ -669,6 +669,7 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 		return types.Any
 	}
 	if !e.Optional {
+		recv = stringUnion(recv)
 		c.valueMethod(e, recv, args)
 		if tp, ok := types.Underlying(recv).(*types.Tuple); ok && !hasSpread(e.Args) {
 			switch e.Name {
@@ -736,6 +737,22 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 		}
 	}
 	return types.Any
+}
+
+// stringUnion is string for a union whose members are all strings
+// (`flag ? "a" : "b"`, `c ?? "x"` with `c: string?`, `"a" | "b"`): its
+// methods are a string's. Any other type is returned as it is.
+func stringUnion(t types.Type) types.Type {
+	u, ok := types.Underlying(t).(*types.Union)
+	if !ok {
+		return t
+	}
+	for _, m := range u.Types {
+		if types.KindName(m) != "string" {
+			return t
+		}
+	}
+	return types.String
 }
 
 // genericMethodCall checks a call of an impl or interface method with

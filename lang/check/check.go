@@ -101,6 +101,7 @@ func File(f *syntax.File, info *resolve.Info, opts Options) diag.List {
 		paramHints:  map[*syntax.ClosureLit]paramHint{},
 		tails:       map[*syntax.ClosureLit]types.Type{},
 		kindOf:      map[*resolve.Binding]*syntax.CallExpr{},
+		condOf:      map[*resolve.Binding]syntax.Expr{},
 		libSigs:     map[libKey]signature{},
 		complete:    map[*syntax.MatchExpr]bool{},
 		broken:      map[*syntax.WhileStmt]bool{},
@@ -137,7 +138,15 @@ type checker struct {
 	// kindOf holds the `type_of(v)` call a binding no assignment names
 	// was initialised with (`let t = type_of(v)`): a test of the binding
 	// is a test of the call (kindCall).
-	kindOf    map[*resolve.Binding]*syntax.CallExpr
+	kindOf map[*resolve.Binding]*syntax.CallExpr
+	// condOf holds the condition a binding no assignment names was
+	// initialised with (`let ok = x != nil`): testing the binding tests
+	// the condition (condAlias).
+	condOf map[*resolve.Binding]syntax.Expr
+	// nilWrites holds, per binding, where the file assigns it `nil`
+	// (capturedNil), built on first use.
+	nilWrites map[*resolve.Binding][]syntax.Pos
+	callbacks map[syntax.Node]bool // closure literals passed straight to a call (capturedNil)
 	file      *syntax.File
 	info      *resolve.Info
 	env       *types.Env
@@ -218,6 +227,7 @@ type funcCtx struct {
 	scopes  []map[string]bool // local names per block, for shadowing warnings
 	defers  int               // defer bodies being walked
 	loops   []syntax.Stmt     // loops being walked, innermost last
+	flows   []*loopFlow       // the narrowings their breaks and continues leave with, as loops
 	returns bool              // a `return` statement was seen in the body
 }
 

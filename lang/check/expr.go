@@ -246,7 +246,8 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 		}
 		for _, b := range []*syntax.Block{e.TimeoutBody, e.Default} {
 			if b != nil {
-				vals = append(vals, c.leftValue(b, c.block(b)))
+				t, _ := c.partBlock(b)
+				vals = append(vals, c.leftValue(b, t))
 			}
 		}
 		if len(vals) == 0 {
@@ -647,6 +648,7 @@ func (c *checker) member(e *syntax.MemberExpr) types.Type {
 	}
 	r := c.memberType(base, e.Name, e.At)
 	c.shapeField(e.X, base, e.Name, e.At)
+	c.unionNoField(e.X, base, e.Name, e.At)
 	return r
 }
 
@@ -812,17 +814,62 @@ func (c *checker) noProperty(pos syntax.Pos, name, kind string, props []string) 
 func unionField(u *types.Union, name string) types.Type {
 	var ts []types.Type
 	for _, m := range u.Types {
-		sh, ok := types.Underlying(m).(*types.Shape)
+		fields, ok := recordFields(m)
 		if !ok {
 			return types.Any
 		}
-		f, ok := sh.Field(name)
+		f, ok := fieldNamed(fields, name)
 		if !ok {
 			return types.Any
 		}
 		ts = append(ts, readType(f))
 	}
 	return types.NewUnion(ts...)
+}
+
+// unionNoField reports reading a field that no member of a union of
+// records declares (`v.zzz` with `v: A | B`): whichever member the value
+// is, the field does not exist on it, as for a lone struct or declared
+// shape (docs/spec/newer.md §3.6, whose wording names one type; a union
+// is named as it prints). Every member must be a struct of the program
+// or a closed shape with fields, and shapes count only on a path whose
+// type the program declared, as in shapeField; a member with a method
+// of that name (a bound method value) leaves the read alone.
+func (c *checker) unionNoField(x syntax.Expr, t types.Type, name string, pos syntax.Pos) {
+	u, ok := types.Underlying(t).(*types.Union)
+	if !ok {
+		return
+	}
+	var all []types.Field
+	seen := map[string]bool{}
+	for _, m := range u.Types {
+		fields, ok := recordFields(m)
+		if !ok || len(fields) == 0 {
+			return
+		}
+		switch r := types.Underlying(m).(type) {
+		case *types.Shape:
+			if r.Tail != nil || !c.shapePath(x) {
+				return
+			}
+		case *types.Handle:
+			return
+		case *types.Named:
+			if _, isMethod := r.Decl.Method(name); isMethod {
+				return
+			}
+		}
+		if _, ok := fieldNamed(fields, name); ok {
+			return
+		}
+		for _, f := range fields {
+			if !seen[f.Name] {
+				seen[f.Name] = true
+				all = append(all, f)
+			}
+		}
+	}
+	c.noField(pos, name, "`"+u.String()+"`", all)
 }
 
 // readType is the type a read of field f gives: its declared type, or
@@ -1080,9 +1127,15 @@ func (c *checker) tryExpr(e *syntax.TryExpr) types.Type {
 		}
 	}
 	c.fn.tries = append(c.fn.tries, h)
-	body := c.block(e.Body)
+	before := c.saveNarrow()
+	// the body may stop at any point: the catch starts from what holds
+	// both before it and at its end
+	body, bodyEnd := c.partBlock(e.Body)
 	c.fn.tries = c.fn.tries[:len(c.fn.tries)-1]
 	result := body
+	if !e.HasCatch && e.Finally != nil {
+		c.narrowed = bodyEnd // an error goes on past the finally
+	}
 	if e.HasCatch {
 		c.fn.pushScope()
 		if e.CatchVar != "" && e.CatchVar != "_" {
@@ -1100,6 +1153,15 @@ func (c *checker) tryExpr(e *syntax.TryExpr) types.Type {
 			}
 		}
 		c.joinBranches(e, nil, c.branchOf(tailValue(e.Body), body), c.branchOf(tailValue(e.Catch), ct))
+		// after the try: the end of the body or of the catch
+		var ends []narrowState
+		if !c.blockLeaves(e.Body) {
+			ends = append(ends, bodyEnd)
+		}
+		if e.Catch == nil || !c.blockLeaves(e.Catch) {
+			ends = append(ends, c.narrowed)
+		}
+		c.joinNarrow(before, ends)
 		c.fn.popScope()
 		result = types.NewUnion(c.leftValue(e.Body, body), ct)
 	}

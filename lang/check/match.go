@@ -189,19 +189,30 @@ func (c *checker) tagArm(subject syntax.Expr, arm *syntax.MatchArm) {
 	}
 }
 
-// kindArm narrows, in an arm of `match type_of(v) { "int" -> … }` with
-// one string pattern, the path v as a `type_of(v) == "int"` test would.
+// kindArm narrows, in an arm of `match type_of(v) { "int" -> … }` whose
+// patterns are strings, the path v as a `type_of(v) == "int"` test
+// would; an or-pattern (`"int" | "float" -> …`) as the tests joined by
+// `||` would (v is an int or a float there).
 func (c *checker) kindArm(subject syntax.Expr, arm *syntax.MatchArm) {
-	if len(arm.Patterns) != 1 {
+	if len(arm.Patterns) == 0 {
 		return
 	}
-	if _, ok := arm.Patterns[0].(*syntax.StringLit); !ok {
-		return
+	var test syntax.Expr
+	for _, p := range arm.Patterns {
+		if _, ok := p.(*syntax.StringLit); !ok {
+			return
+		}
+		eq := &syntax.BinaryExpr{Op: "==", X: subject, Y: p}
+		if _, ok := c.typeOfFact(eq); !ok {
+			return
+		}
+		if test == nil {
+			test = eq
+		} else {
+			test = &syntax.BinaryExpr{Op: "||", X: test, Y: eq}
+		}
 	}
-	test := &syntax.BinaryExpr{Op: "==", X: subject, Y: arm.Patterns[0]}
-	if _, ok := c.typeOfFact(test); ok {
-		c.narrowFor(test, true)
-	}
+	c.narrowFor(test, true)
 }
 
 // kindPatterns lists the kinds an arm of `match type_of(v)` takes, when

@@ -149,6 +149,49 @@ func (c *checker) kindCall(x syntax.Expr) (*syntax.CallExpr, bool) {
 	return ce, true
 }
 
+// condAlias records a binding no assignment names whose initializer is
+// a condition (`let ok = x != nil && y != nil`, `let is_int = type_of(v)
+// == "int"`): testing it (`if ok`, `guard ok`, `!ok`) tests the
+// condition, as long as every variable the condition narrows is never
+// reassigned either, so that what it told still holds (this
+// implementation's reading of docs/spec/newer.md §3.5, as for a held
+// `type_of` result: a false error on a valid program is what it avoids).
+// A condition about a property path (`u.name != nil`) is not held: the
+// property may be written in between.
+func (c *checker) condAlias(b *resolve.Binding, x syntax.Expr) {
+	if !c.neverReassigned(b) {
+		return
+	}
+	switch e := x.(type) {
+	case *syntax.BinaryExpr:
+		switch e.Op {
+		case "==", "!=", "&&", "||", "in", "not in":
+		default:
+			return
+		}
+	case *syntax.UnaryExpr:
+		if e.Op != "!" {
+			return
+		}
+	case *syntax.CallExpr:
+		if e.Fn.Name != "schema_is" && e.Fn.Name != "is_type" {
+			return
+		}
+	default:
+		return
+	}
+	t, f := c.facts(x)
+	if len(t)+len(f) == 0 {
+		return
+	}
+	for _, fc := range append(t, f...) {
+		if strings.Contains(fc.key.path, ".") || !c.neverReassigned(fc.key.b) {
+			return
+		}
+	}
+	c.condOf[b] = x
+}
+
 // isTypeOfCall reports a call `type_of(x)` with one plain argument.
 func isTypeOfCall(ce *syntax.CallExpr) bool {
 	if ce.Fn.Name != "type_of" || len(ce.Args) != 1 {
@@ -285,6 +328,11 @@ func (c *checker) facts(cond syntax.Expr) (whenTrue, whenFalse []fact) {
 			}
 		}
 	case *syntax.Ident, *syntax.MemberExpr:
+		if id, ok := e.(*syntax.Ident); ok {
+			if ref := c.info.Refs[id]; ref != nil && ref.Binding != nil && c.condOf[ref.Binding] != nil {
+				return c.facts(c.condOf[ref.Binding])
+			}
+		}
 		if path, b := c.pathKey(e); b != nil {
 			return []fact{{key: narrowKey{b, path}, nn: true}}, nil
 		}
@@ -527,6 +575,10 @@ func (c *checker) pathTypes(cond syntax.Expr, out map[narrowKey]types.Type) {
 			// `t == "int"` with `let t = type_of(v)` tests v
 			if ce, ok := c.kindCall(id); ok {
 				c.pathTypes(ce.Args[0], out)
+			}
+			// `if ok` with `let ok = x != nil` tests x
+			if ref := c.info.Refs[id]; ref != nil && ref.Binding != nil && c.condOf[ref.Binding] != nil {
+				c.pathTypes(c.condOf[ref.Binding], out)
 			}
 		}
 	}

@@ -1,6 +1,8 @@
 package check
 
 import (
+	"slices"
+
 	"github.com/harnlang/harn/lang/syntax"
 	"github.com/harnlang/harn/lang/types"
 )
@@ -54,7 +56,11 @@ func kinds(t types.Type) []string {
 		if k == "" {
 			return nil
 		}
-		out = append(out, k)
+		// once per kind: `c ?? 0` is an `int | 0`, of one kind, so
+		// `(c ?? 0) + 1` is an int
+		if !slices.Contains(out, k) {
+			out = append(out, k)
+		}
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -96,10 +97,25 @@ func (c *checker) discardedCopy(s *syntax.ExprStmt) {
 		"the result of `."+mc.Name+"(…)` is discarded: it returns a new "+kind+" and leaves `"+recv+"` unchanged")
 }
 
-// block checks a block in a new scope and returns its value type.
+// block checks a block in a new scope and returns its value type. The
+// block runs once, to its end, before the code after it (a `mutex`,
+// `scope`, `deadline` or `retry` body, a `finally`), so the narrowings
+// at its end hold after it: one it undid (`y = nil`) no longer does
+// (docs/spec/newer.md §3.5).
 func (c *checker) block(b *syntax.Block) types.Type {
-	t, _ := c.blockEnd(b)
+	t, end := c.blockEnd(b)
+	c.narrowed = end
 	return t
+}
+
+// partBlock checks a block that may stop part way or not run at all
+// before the code after it (a `try` body, a `select` case): after it,
+// only the narrowings that hold both before it and at its end do.
+func (c *checker) partBlock(b *syntax.Block) (types.Type, narrowState) {
+	before := c.saveNarrow()
+	t, end := c.blockEnd(b)
+	c.joinNarrow(before, []narrowState{before, end})
+	return t, end
 }
 
 // bodyValue checks the body of a `mutex` or `retry` expression, whose
@@ -152,6 +168,7 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		if c.exprStmt != nil {
 			c.exprStmt(s, t)
 		}
+		c.assertion(s.X)
 		return t
 	case *syntax.LetStmt:
 		c.let(s)
@@ -246,27 +263,33 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		c.forStmt(s)
 	case *syntax.WhileStmt:
 		c.expr(s.Cond)
-		saved := c.saveNarrow()
-		c.narrowFor(s.Cond, true)
-		c.fn.loops = append(c.fn.loops, s)
-		c.block(s.Body)
-		c.fn.loops = c.fn.loops[:len(c.fn.loops)-1]
-		c.restoreNarrow(saved)
-		if !c.broken[s] {
-			// Without a `break`, the loop is left only when its condition
-			// is false: `while x == nil { return 0 }` is an early exit
-			// like `guard`'s (docs/spec/newer.md §3.5).
+		head, flow := c.loopBody(s, func() {
+			c.narrowFor(s.Cond, true)
+			_, c.narrowed = c.blockEnd(s.Body)
+		})
+		// The loop is left when its condition is false (never for
+		// `while true`) and at each `break`: without one, `while x == nil
+		// { return 0 }` is an early exit like `guard`'s (docs/spec/newer.md
+		// §3.5).
+		var ends []narrowState
+		if !isTrue(s.Cond) {
+			c.restoreNarrow(head)
 			c.narrowFor(s.Cond, false)
+			ends = append(ends, c.narrowed)
 		}
+		c.joinNarrow(head, append(ends, flow.breaks...))
 	case *syntax.BreakStmt:
 		if n := len(c.fn.loops); n > 0 {
 			if w, ok := c.fn.loops[n-1].(*syntax.WhileStmt); ok {
 				c.broken[w] = true
 			}
+			f := c.fn.flows[n-1]
+			f.breaks = append(f.breaks, c.saveNarrow())
 		}
 	case *syntax.DeferStmt:
+		// the body runs later, when the scope is left
 		c.fn.defers++
-		c.block(s.Body)
+		c.blockEnd(s.Body)
 		c.fn.defers--
 	case *syntax.ReturnStmt:
 		c.returnStmt(s)
@@ -327,7 +350,12 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		} else if it, ok := c.fn.retIter(); ok && it.Kind == types.IterStream && !c.unknownInto(s.Value, t, it.Elem, "`emit` value") && c.yieldMismatch(s.Value, t, it.Elem) {
 			c.mismatch(s.Value, "`emit` value", it.Elem, t)
 		}
-	case *syntax.ImportDecl, *syntax.OverrideDecl, *syntax.ContinueStmt:
+	case *syntax.ContinueStmt:
+		if n := len(c.fn.flows); n > 0 {
+			f := c.fn.flows[n-1]
+			f.continues = append(f.continues, c.saveNarrow())
+		}
+	case *syntax.ImportDecl, *syntax.OverrideDecl:
 	}
 	return nil
 }
@@ -365,6 +393,7 @@ func (c *checker) let(s *syntax.LetStmt) {
 				c.kindOf[b] = call
 			}
 		}
+		c.condAlias(c.binding(p, p.Name), s.Value)
 		var v *variable
 		if s.Type != nil {
 			c.annotation(s.Type, nil, nil)
@@ -1161,11 +1190,167 @@ func (c *checker) forStmt(s *syntax.ForStmt) {
 		c.destructure(s.Pattern, elem, false, c.declaredPath(s.Iter) || c.declaredCall(s.Iter))
 	}
 	if s.Body != nil {
-		c.fn.loops = append(c.fn.loops, s)
-		c.stmts(s.Body.Stmts, false)
-		c.fn.loops = c.fn.loops[:len(c.fn.loops)-1]
+		// the loop is left when the values run out and at each `break`
+		head, flow := c.loopBody(s, func() { c.stmts(s.Body.Stmts, false) })
+		c.joinNarrow(head, append([]narrowState{head}, flow.breaks...))
 	}
 	c.fn.popScope()
+}
+
+// capturedNil drops, on entering the body of a closure or nested
+// function, the narrowings of the variables it captures that the file
+// assigns `nil` after the point where the function is made: closures
+// share the variables they capture (docs/spec/language.md §3.4), so a
+// call after that assignment reads the nil (`let g = { -> y + 1 }`, then
+// `y = nil`, then `g()`). Other later assignments keep the narrowing, as
+// nothing says their value may be nil (this implementation's choice; the
+// references are silent). A closure literal passed straight to a call
+// (`xs.map({ x -> x + y })`) keeps them: a callback is most often
+// called before the call returns.
+func (c *checker) capturedNil(node syntax.Node) {
+	if len(c.narrowed) == 0 {
+		return
+	}
+	if c.nilWrites == nil {
+		c.nilWrites = map[*resolve.Binding][]syntax.Pos{}
+		c.callbacks = map[syntax.Node]bool{}
+		syntax.Walk(c.file, func(n, _ syntax.Node, _ func(syntax.Node)) bool {
+			var args []syntax.Expr
+			switch x := n.(type) {
+			case *syntax.CallExpr:
+				args = x.Args
+			case *syntax.MethodCall:
+				args = x.Args
+			case *syntax.ValueCall:
+				args = x.Args
+			}
+			for _, arg := range args {
+				if cl, ok := arg.(*syntax.ClosureLit); ok {
+					c.callbacks[cl] = true
+				}
+			}
+			a, ok := n.(*syntax.AssignStmt)
+			if !ok || a.Op != "=" {
+				return true
+			}
+			id, isIdent := a.Target.(*syntax.Ident)
+			if _, isNil := a.Value.(*syntax.NilLit); !isIdent || !isNil {
+				return true
+			}
+			if ref := c.info.Refs[id]; ref != nil && ref.Binding != nil {
+				c.nilWrites[ref.Binding] = append(c.nilWrites[ref.Binding], a.At)
+			}
+			return true
+		})
+	}
+	if c.callbacks[node] {
+		return
+	}
+	at := node.Position()
+	for k := range c.narrowed {
+		for _, w := range c.nilWrites[k.b] {
+			if w.Line > at.Line || w.Line == at.Line && w.Col > at.Col {
+				delete(c.narrowed, k)
+				break
+			}
+		}
+	}
+}
+
+// assertion narrows after a statement that calls the builtin `assert`,
+// `assert_eq` or `assert_ne`: each throws unless its test holds
+// (docs/spec/builtins.md §3.3), so after it the test holds, as after
+// `require` (`assert(x != nil)`, `assert_ne(x, nil)`, `assert_eq(type_of(v),
+// "int")`).
+func (c *checker) assertion(x syntax.Expr) {
+	call, ok := x.(*syntax.CallExpr)
+	if !ok || len(call.Args) == 0 || hasSpread(call.Args) {
+		return
+	}
+	ref := c.info.Refs[call.Fn]
+	if ref == nil || ref.Binding != nil || ref.Scope != resolve.Universal {
+		return // a function of the program named so
+	}
+	switch call.Fn.Name {
+	case "assert":
+		c.narrowFor(call.Args[0], true)
+	case "assert_eq", "assert_ne":
+		if len(call.Args) < 2 {
+			return
+		}
+		op := "=="
+		if call.Fn.Name == "assert_ne" {
+			op = "!="
+		}
+		c.narrowFor(&syntax.BinaryExpr{At: call.At, Op: op, X: call.Args[0], Y: call.Args[1]}, true)
+	}
+}
+
+// loopFlow collects the narrowing states a loop body's `break` and
+// `continue` statements leave it with.
+type loopFlow struct {
+	breaks, continues []narrowState
+}
+
+// loopBody checks the body of loop s (walk checks it, with the loop's
+// own narrowing: a `while` condition). A body may run any number of
+// times, so it starts from the narrowings that hold at the loop's head
+// every time: those before the loop that the end of the body and every
+// `continue` keep too. When the body undoes one (`y = nil`), the first
+// walk started from too much; it is discarded, diagnostics included,
+// and the body walked again from less, until the head is stable. It
+// returns the head's narrowings and the flow of the last walk, and
+// leaves the narrowings at the head's.
+func (c *checker) loopBody(s syntax.Stmt, walk func()) (narrowState, *loopFlow) {
+	head := c.saveNarrow()
+	for pass := 0; ; pass++ {
+		diags, seen := c.diags, maps.Clone(c.seen)
+		flow := &loopFlow{}
+		c.restoreNarrow(head)
+		c.fn.loops = append(c.fn.loops, s)
+		c.fn.flows = append(c.fn.flows, flow)
+		walk()
+		c.fn.loops = c.fn.loops[:len(c.fn.loops)-1]
+		c.fn.flows = c.fn.flows[:len(c.fn.flows)-1]
+		back := append([]narrowState{head}, flow.continues...)
+		if !c.loopLeaves(s) {
+			back = append(back, c.narrowed)
+		}
+		c.joinNarrow(head, back)
+		next := c.narrowed
+		if sameNarrow(head, next) || pass == 3 {
+			c.restoreNarrow(head)
+			return head, flow
+		}
+		c.diags, c.seen = diags[:len(diags):len(diags)], seen
+		head = next
+	}
+}
+
+// loopLeaves reports whether the end of a loop's body is never reached.
+func (c *checker) loopLeaves(s syntax.Stmt) bool {
+	switch s := s.(type) {
+	case *syntax.ForStmt:
+		return c.blockLeaves(s.Body)
+	case *syntax.WhileStmt:
+		return c.blockLeaves(s.Body)
+	}
+	return false
+}
+
+// sameNarrow reports whether two narrowing states narrow the same paths
+// to the same types.
+func sameNarrow(a, b narrowState) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, t := range a {
+		u, ok := b[k]
+		if !ok || !types.Identical(t, u) {
+			return false
+		}
+	}
+	return true
 }
 
 // pairLoop declares the names of `for (k, v) in iter`. Over `d.iter()`
@@ -1381,6 +1566,7 @@ func (c *checker) function(node syntax.Node, params []*syntax.Param, sig *types.
 	// exit says nothing of the code after the closure literal
 	outer := c.saveNarrow()
 	defer c.restoreNarrow(outer)
+	c.capturedNil(node)
 	for i, p := range params {
 		var t types.Type = types.Any
 		if i < len(sig.Params) {
