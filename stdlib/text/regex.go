@@ -261,8 +261,9 @@ func newHarnRegex(pattern, flags string) (*harnRegex, error) {
 			return nil, err
 		}
 		h := &harnRegex{re: re, ncap: ncap, names: names}
-		if lit, complete := re.LiteralPrefix(); complete && lit != "" && ncap == 2 {
-			h.literal = lit
+		// (not re.LiteralPrefix: it calls `^abc$` complete too)
+		if lit := parsed.Simplify(); lit.Op == syntax.OpLiteral && lit.Flags&syntax.FoldCase == 0 {
+			h.literal = string(lit.Rune)
 		}
 		return h, nil
 	}

@@ -93,7 +93,10 @@ func TestLiteralPatternsMatchAsRegexp(t *testing.T) {
 		{"x", "", ""},
 		{"(ab)", "", "abab"},
 		{"ab$", "", "ab ab"},
-		{strings.Repeat("ab", 40000), "", strings.Repeat("ab", 40001)},
+		{"^ab$", "", "ab ab"},
+		{"^ab$", "", "ab"},
+		{"(?m)^ab$", "", "ab\nab"},
+		{`\Aab\z`, "", "abab"},
 	}
 	for _, c := range cases {
 		re, err := newHarnRegex(c.pattern, c.flags)
@@ -111,7 +114,7 @@ func TestLiteralPatternsMatchAsRegexp(t *testing.T) {
 			t.Errorf("%.20q: not searched as a literal", lit)
 		}
 	}
-	for _, p := range []string{"(ab)", "ab$", "a.b", "x|y"} {
+	for _, p := range []string{"(ab)", "ab$", "^ab$", `\Aab\z`, "a.b", "x|y", "(?i)ab", "(?i:a)b"} {
 		if re, _ := newHarnRegex(p, ""); re.literal != "" {
 			t.Errorf("%q searched as the literal %q", p, re.literal)
 		}
