@@ -967,11 +967,18 @@ func (c *checker) tryExpr(e *syntax.TryExpr) types.Type {
 		// (docs/spec/language.md §10.6): a misspelt enum would catch nothing
 		c.annotation(e.CatchType, nil, nil)
 		catchT = c.typeOf(e.CatchType)
-		if n, ok := types.Underlying(catchT).(*types.Named); ok && n.Decl.Kind == types.EnumDecl {
-			h.enum = catchT
-		} else {
+		n, named := e.CatchType.(*syntax.NamedType)
+		switch {
+		case !named || len(n.Args) > 0:
 			// A non-name annotation makes the catch untyped (§8.3).
 			h.all = true
+			catchT = types.Any
+		case isEnum(catchT):
+			h.enum = catchT
+		default:
+			// The catch compares the name with the thrown variant's
+			// enum (§8.3): a name that is no enum (`string`, a struct,
+			// an alias, an unknown name) handles nothing.
 			catchT = types.Any
 		}
 	}
@@ -1012,6 +1019,19 @@ func (c *checker) tryExpr(e *syntax.TryExpr) types.Type {
 		return &types.Result{Ok: types.Any, Err: types.Any}
 	}
 	return result
+}
+
+// isEnum reports whether t, the type a typed catch names, is an enum
+// itself (not an alias of one), `Result` included: the variants such a
+// catch handles.
+func isEnum(t types.Type) bool {
+	switch t := t.(type) {
+	case *types.Named:
+		return t.Decl.Kind == types.EnumDecl
+	case *types.Result:
+		return true
+	}
+	return false
 }
 
 // shapeField reports a field a closed shape does not declare, read or
