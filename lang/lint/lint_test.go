@@ -149,6 +149,14 @@ var ruleCases = []ruleCase{
 		fires: "fn f(x: int) -> int {\n  return x!\n}\nprintln(f(1))\n",
 		want:  []string{"2:11 unnecessary non-null assertion: a value of type `int` is never nil"},
 		quiet: "fn f(x: int?) -> int {\n  return x!\n}\nprintln(f(1))\n"},
+	{rule: "catch-handles-nothing", // docs/spec/language.md §8.3
+		fires: "struct Oops {\n  why: string\n}\nenum E {\n  A\n}\ntype Alias = E\ntry {\n  f()\n} catch (e: string) {\n  println(e)\n}\n" +
+			"try {\n  f()\n} catch (e: Oops) {\n  println(e)\n}\ntry {\n  f()\n} catch (err: Alias) {\n  println(err)\n}\nfn f() { throw \"x\" }\n",
+		want: []string{"10:13 `catch (e: string)` handles no failure: a typed catch takes only the variants of the enum it names, and `string` is a built-in type",
+			"15:13 `catch (e: Oops)` handles no failure: a typed catch takes only the variants of the enum it names, and `Oops` is a struct",
+			"20:15 `catch (err: Alias)` handles no failure: a typed catch takes only the variants of the enum it names, and `Alias` is a type alias"},
+		quiet: "enum E {\n  A\n}\ntry {\n  f()\n} catch (e: E) {\n  println(e)\n}\ntry {\n  f()\n} catch (e: Result) {\n  println(e)\n}\n" +
+			"try {\n  f()\n} catch (e: int | string) {\n  println(e)\n}\ntry {\n  f()\n} catch (e: list<int>) {\n  println(e)\n}\ntry {\n  f()\n} catch (e) {\n  println(e)\n}\nfn f() { throw \"x\" }\n"},
 }
 
 func TestRules(t *testing.T) {

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"reflect"
+	"strings"
 
 	"github.com/harnlang/harn/lang/resolve"
 	"github.com/harnlang/harn/lang/syntax"
@@ -108,6 +109,15 @@ mistake (the value was meant to be another, nilable one) and misleads
 readers. The checker reports it (harn run, harn check and harn lint show
 the warning under code HARN-LNT-063, which --explain and --disable also
 accept). There is no automatic fix: remove the "!".`}
+	CatchHandlesNothing = &Rule{"catch-handles-nothing", "a typed catch naming a type that is not an enum",
+		`"catch (e: Name)" handles only the variants of the enum Name; every other
+failure passes it by as if the catch were absent (docs/spec/language.md
+§8.3). A catch naming a built-in type (catch (e: string)), a struct, an
+interface or a type alias, even an alias of an enum, therefore handles
+nothing, which is rarely what its author meant. Write "catch (e)" and
+test the value (type_of(e) == "string"), or name the enum itself. There
+is no automatic fix: removing the annotation would change which failures
+the catch takes.`}
 	PreferPick = &Rule{"prefer-pick", "a dict literal copies fields of one value one by one",
 		`A literal such as {name: user.name, email: user.email} copies the named
 fields of one value; pick(user, ["name", "email"]) says the same in one
@@ -121,7 +131,7 @@ literal would hold nil.`}
 // Rules lists every rule.
 var Rules = []*Rule{UnusedVariable, UnusedParameter, UnusedImport, UnusedPatternBinding, Shadowing,
 	UnreachableCode, PointlessComparison, PreferLet, UnnecessaryConversion, MissingDoc, Naming, PreferPick,
-	TaskAssignsCaptured, UnnecessaryNonNull}
+	TaskAssignsCaptured, UnnecessaryNonNull, CatchHandlesNothing}
 
 // syntactic runs the rules that need only the tree.
 func (l *linter) syntactic() {
@@ -139,6 +149,8 @@ func (l *linter) syntactic() {
 			l.conversion(n, replace)
 		case *syntax.DictLit:
 			l.preferPick(n)
+		case *syntax.TryExpr:
+			l.catchHandlesNothing(n)
 		case *syntax.SpawnExpr:
 			l.taskAssigns(n, n.Body, "spawn")
 		case *syntax.ParallelExpr:
@@ -465,4 +477,52 @@ func within(f, fn *resolve.Function) bool {
 		}
 	}
 	return false
+}
+
+// notEnumTypes are the built-in type names a typed catch may name: none
+// is an enum (Result is, and stays out).
+var notEnumTypes = map[string]bool{
+	"int": true, "float": true, "string": true, "bool": true, "list": true, "dict": true,
+	"set": true, "bytes": true, "duration": true, "any": true, "never": true,
+	"unknown": true, "closure": true, "decimal": true, "nil": true,
+}
+
+// catchHandlesNothing reports a typed catch whose name is a built-in type
+// or a struct, interface or type alias the file declares: no failure is a
+// variant of it (docs/spec/language.md §8.3).
+func (l *linter) catchHandlesNothing(e *syntax.TryExpr) {
+	n, ok := e.CatchType.(*syntax.NamedType)
+	if !ok || len(n.Args) > 0 || strings.Contains(n.Name, ".") {
+		return
+	}
+	what := ""
+	if notEnumTypes[n.Name] {
+		what = "a built-in type"
+	}
+	for _, it := range l.file.Items {
+		switch d := it.(type) {
+		case *syntax.EnumDecl:
+			if d.Name == n.Name {
+				return
+			}
+		case *syntax.StructDecl:
+			if d.Name == n.Name {
+				what = "a struct"
+			}
+		case *syntax.InterfaceDecl:
+			if d.Name == n.Name {
+				what = "an interface"
+			}
+		case *syntax.TypeDecl:
+			if d.Name == n.Name {
+				what = "a type alias"
+			}
+		}
+	}
+	if what == "" {
+		return
+	}
+	l.report(CatchHandlesNothing, n.At, len(n.Name), "", nil,
+		"`catch (%s: %s)` handles no failure: a typed catch takes only the variants of the enum it names, and `%s` is %s",
+		e.CatchVar, n.Name, n.Name, what)
 }
