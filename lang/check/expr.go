@@ -166,6 +166,9 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 		c.needlessNonNil(e, t)
 		return types.RemoveNil(t)
 	case *syntax.PropagateExpr:
+		// an Err would return from the function while its defer runs, as
+		// a `return` there would (docs/spec/language.md §8.5)
+		c.inDefer(e.At, "?")
 		t := c.expr(e.X)
 		if r, ok := types.Underlying(t).(*types.Result); ok {
 			c.propagate(r.Err, e.At)
