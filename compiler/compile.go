@@ -192,9 +192,22 @@ func (c *compiler) intern(s string) string {
 }
 
 func (c *compiler) errorf(pos syntax.Pos, format string, args ...any) {
+	c.errorHelp(pos, "", format, args...)
+}
+
+// errorHelp reports a compile error with a help line. Code compiled more
+// than once (a defer block is copied to every exit point) reports each
+// error once.
+func (c *compiler) errorHelp(pos syntax.Pos, help, format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	for _, e := range c.errs {
+		if e.Line == pos.Line && e.Col == pos.Col && e.Msg == msg {
+			return
+		}
+	}
 	c.errs = append(c.errs, &diag.Error{
 		File: c.file.Path, Line: pos.Line, Col: pos.Col,
-		Msg: fmt.Sprintf(format, args...), Phase: diag.PhaseCompile,
+		Msg: msg, Help: help, Phase: diag.PhaseCompile,
 	})
 }
 
@@ -282,6 +295,9 @@ type fcomp struct {
 	loops    []*loopCtx
 	regions  []region
 	defers   []*syntax.Block
+	// inDefer counts the defer blocks being copied to an exit point: a
+	// break or continue there has no loop to leave (emitDefers).
+	inDefer  int
 	catching int // enclosing try-with-catch bodies (defer rule, docs/spec/language.md §8.6)
 	// thrownHere holds, for each enclosing try with a typed catch, the
 	// local a throw statement (or try* re-raise) of its body sets, so a

@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/harnlang/harn/compiler"
+	"github.com/harnlang/harn/lang/diag"
 	"github.com/harnlang/harn/lang/resolve"
 	"github.com/harnlang/harn/lang/syntax"
 	"github.com/harnlang/harn/stdlib"
@@ -235,5 +236,26 @@ fn f(n) {
 	if count[compiler.METHOD_PUSH_LOCAL] != 1 || count[compiler.METHOD_PUSH_GLOBAL] != 1 || count[compiler.CALL_METHOD] != 2 {
 		t.Errorf("METHOD_PUSH_LOCAL %d, METHOD_PUSH_GLOBAL %d, CALL_METHOD %d; want 1, 1, 2\n%s",
 			count[compiler.METHOD_PUSH_LOCAL], count[compiler.METHOD_PUSH_GLOBAL], count[compiler.CALL_METHOD], compiler.Disassemble(fn))
+	}
+}
+
+// TestBreakInDeferReportedOnce: a defer block is copied to every exit
+// point of its function, a copy at a return inside a loop included, and
+// a break in it leaves no loop from any of them; the error is reported
+// once, with a help saying why.
+func TestBreakInDeferReportedOnce(t *testing.T) {
+	src := "fn f(xs) {\n  for x in xs {\n    defer {\n      break\n    }\n    if x {\n      return 1\n    }\n  }\n  return 2\n}\nprintln(f([true]))\n"
+	f, err := syntax.Parse("d.harn", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := resolve.File(f, resolve.Options{Universe: stdlib.NewUniverse(stdlib.Config{}), OpaqueImports: true})
+	_, err = compiler.Compile(f, info)
+	ds, ok := err.(diag.List)
+	if !ok || len(ds) != 1 {
+		t.Fatalf("got %v, want one compile error", err)
+	}
+	if ds[0].Msg != "break outside of loop" || ds[0].Line != 4 || !strings.Contains(ds[0].Help, "`defer` block runs when") {
+		t.Errorf("got %q at line %d, help %q", ds[0].Msg, ds[0].Line, ds[0].Help)
 	}
 }

@@ -178,14 +178,21 @@ func (f *fcomp) markThrown() {
 	}
 }
 
-// emitDefers copies the registered defer blocks, newest first.
+// emitDefers copies the registered defer blocks, newest first. A defer
+// block runs when its function ends, so a break or continue in it leaves
+// no loop, even where the copy lands inside one (at a return in a loop).
 func (f *fcomp) emitDefers() {
+	loops := f.loops
+	f.loops = nil
+	f.inDefer++
 	for i := len(f.defers) - 1; i >= 0; i-- {
 		saved := f.defers
 		f.defers = f.defers[:i] // a return inside a defer runs only older defers
 		f.blockStmts(saved[i])
 		f.defers = saved
 	}
+	f.inDefer--
+	f.loops = loops
 }
 
 // ---- runtime type checks ----

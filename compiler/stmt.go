@@ -562,7 +562,11 @@ func (f *fcomp) breakContinue(pos syntax.Pos, isBreak bool) {
 		word = "break"
 	}
 	if len(f.loops) == 0 {
-		f.c.errorf(pos, "%s outside of loop", word)
+		help := ""
+		if f.inDefer > 0 {
+			help = "a `defer` block runs when its function (or the program) ends, outside the loop around it; `" + word + "` can only leave a loop inside the block"
+		}
+		f.c.errorHelp(pos, help, "%s outside of loop", word)
 		return
 	}
 	lp := f.loops[len(f.loops)-1]

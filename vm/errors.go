@@ -214,8 +214,8 @@ func (e *Error) Relabel() *Error {
 }
 
 // FormatTrace renders the Harn stack trace, one frame per line; a run
-// of identical frames (deep recursion) prints once, followed by
-// `[repeated N more times]`, and a run of a repeated cycle of up to
+// of three or more identical frames (deep recursion) prints once,
+// followed by `[repeated N more times]`, and a run of a repeated cycle of up to
 // maxTraceCycle frames (alternating recursion, f calling a callback
 // calling f) prints the cycle once, followed by
 // `[the K frames above repeated N more times]` (docs/run.md).
@@ -223,6 +223,9 @@ func (e *Error) FormatTrace() string {
 	var sb strings.Builder
 	for i := 0; i < len(e.Trace); {
 		period, reps := traceCycle(e.Trace[i:])
+		if period == 1 && reps == 2 {
+			reps = 1 // a fold line in place of one frame would save nothing
+		}
 		for _, f := range e.Trace[i : i+period] {
 			name := f.Func
 			if name == "" {
@@ -230,11 +233,15 @@ func (e *Error) FormatTrace() string {
 			}
 			fmt.Fprintf(&sb, "  at %s (%s:%d)\n", name, f.File, f.Line)
 		}
+		times := "times"
+		if reps == 2 {
+			times = "time"
+		}
 		switch {
 		case reps > 1 && period == 1:
-			fmt.Fprintf(&sb, "  [repeated %s more times]\n", groupDigits(reps-1))
+			fmt.Fprintf(&sb, "  [repeated %s more %s]\n", groupDigits(reps-1), times)
 		case reps > 1:
-			fmt.Fprintf(&sb, "  [the %d frames above repeated %s more times]\n", period, groupDigits(reps-1))
+			fmt.Fprintf(&sb, "  [the %d frames above repeated %s more %s]\n", period, groupDigits(reps-1), times)
 		}
 		i += period * reps
 	}

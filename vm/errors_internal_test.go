@@ -40,6 +40,16 @@ func TestFormatTraceFoldsCycles(t *testing.T) {
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
+	// Two identical frames both print (a fold line would save nothing),
+	// and a cycle seen twice folds in the singular.
+	trace = []TraceFrame{fr("<closure>", 1), fr("<closure>", 1), fr("a", 1), fr("b", 2), fr("a", 1), fr("b", 2), fr("", 3)}
+	got = (&Error{Trace: trace}).FormatTrace()
+	want = "  at <closure> (p.harn:1)\n  at <closure> (p.harn:1)\n" +
+		"  at a (p.harn:1)\n  at b (p.harn:2)\n  [the 2 frames above repeated 1 more time]\n" +
+		"  at <top level> (p.harn:3)\n"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
 }
 
 // ThrownAt throws a value from where another failure was raised: it

@@ -500,7 +500,17 @@ var resultHelpers = []string{"is_ok", "is_err", "unwrap", "unwrap_or", "unwrap_e
 func (c *checker) resultMethod(e *syntax.MethodCall) {
 	help := "the Result helpers are free functions: `is_ok(r)`, `unwrap(r)`, `unwrap_or(r, d)`"
 	if slices.Contains(resultHelpers, e.Name) {
-		help = "call the free function: `" + e.Name + "(" + pathText(e.X, "r") + ")`"
+		args := pathText(e.X, "r")
+		if e.Name == "unwrap_or" { // the default follows the Result
+			d := "d"
+			if len(e.Args) > 0 {
+				if t := argText(e.Args[0]); t != "" {
+					d = t
+				}
+			}
+			args += ", " + d
+		}
+		help = "call the free function: `" + e.Name + "(" + args + ")`"
 	}
 	c.report(sevWarning, e.At, "", help, "value of type enum has no method `"+e.Name+"`")
 }
@@ -707,6 +717,15 @@ func pathText(x syntax.Expr, fallback string) string {
 		}
 	}
 	return fallback
+}
+
+// argText is an argument as the source wrote it when it is a name path
+// or a string or int literal, else "".
+func argText(x syntax.Expr) string {
+	if t := literalText(x); t != "" {
+		return t
+	}
+	return pathText(x, "")
 }
 
 // decimalMath types a call of a math builtin given a decimal argument

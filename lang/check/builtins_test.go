@@ -138,6 +138,16 @@ func TestResultMethod(t *testing.T) {
 	if len(d) != 1 || d[0].Help != "call the free function: `unwrap(r)`" {
 		t.Fatalf("diagnostics %v", d)
 	}
+	// unwrap_or's help keeps the default (docs/check.md).
+	for src, want := range map[string]string{
+		"const r = Result.Err(1)\nprintln(r.unwrap_or(5))":              "call the free function: `unwrap_or(r, 5)`",
+		"const r = Result.Err(1)\nconst z = 0\nprintln(r.unwrap_or(z))": "call the free function: `unwrap_or(r, z)`",
+		"println(Result.Err(1).unwrap_or([]))":                          "call the free function: `unwrap_or(r, d)`",
+	} {
+		if d := checkLibSrc(t, src); len(d) != 1 || d[0].Help != want {
+			t.Errorf("%q: diagnostics %v, want help %q", src, d, want)
+		}
+	}
 }
 
 func TestBuiltinCalls(t *testing.T) {

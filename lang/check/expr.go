@@ -166,6 +166,9 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 		c.needlessNonNil(e, t)
 		return types.RemoveNil(t)
 	case *syntax.PropagateExpr:
+		// an Err would return from the function while its defer runs, as
+		// a `return` there would (docs/spec/language.md §8.5)
+		c.inDefer(e.At, "?")
 		t := c.expr(e.X)
 		if r, ok := types.Underlying(t).(*types.Result); ok {
 			c.propagate(r.Err, e.At)
@@ -1113,16 +1116,22 @@ func (c *checker) tryExpr(e *syntax.TryExpr) types.Type {
 		// (docs/spec/language.md §10.6): a misspelt enum would catch nothing
 		c.annotation(e.CatchType, nil, nil)
 		catchT = c.typeOf(e.CatchType)
-		if n, ok := types.Underlying(catchT).(*types.Named); ok && n.Decl.Kind == types.EnumDecl {
-			h.enum = catchT
-		} else if name, ok := e.CatchType.(*syntax.NamedType); ok && catchesNothing(name, catchT) {
-			// a name that is no enum: the catch takes nothing (§8.3)
-			c.report(sevWarning, name.At, "", "catch every failure with `catch (e)` and test the value (`type_of(e)`)",
-				fmt.Sprintf("`catch (%s: %s)` catches nothing: a typed catch takes only the variants of an enum, and `%s` is not one", e.CatchVar, name.Name, name.Name))
-			catchT = types.Any
-		} else {
+		n, named := e.CatchType.(*syntax.NamedType)
+		switch {
+		case !named || len(n.Args) > 0:
 			// A non-name annotation makes the catch untyped (§8.3).
 			h.all = true
+			catchT = types.Any
+		case isEnum(catchT):
+			h.enum = catchT
+		default:
+			// The catch compares the name with the thrown variant's
+			// enum (§8.3): a name that is no enum (`string`, a struct,
+			// an alias, an unknown name) handles nothing.
+			if catchesNothing(n, catchT) {
+				c.report(sevWarning, n.At, "", "catch every failure with `catch (e)` and test the value (`type_of(e)`)",
+					fmt.Sprintf("`catch (%s: %s)` catches nothing: a typed catch takes only the variants of an enum, and `%s` is not one", e.CatchVar, n.Name, n.Name))
+			}
 			catchT = types.Any
 		}
 	}
@@ -1178,6 +1187,19 @@ func (c *checker) tryExpr(e *syntax.TryExpr) types.Type {
 		return &types.Result{Ok: types.Any, Err: types.Any}
 	}
 	return result
+}
+
+// isEnum reports whether t, the type a typed catch names, is an enum
+// itself (not an alias of one), `Result` included: the variants such a
+// catch handles.
+func isEnum(t types.Type) bool {
+	switch t := t.(type) {
+	case *types.Named:
+		return t.Decl.Kind == types.EnumDecl
+	case *types.Result:
+		return true
+	}
+	return false
 }
 
 // shapeField reports a field a closed shape does not declare, read or

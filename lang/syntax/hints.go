@@ -76,6 +76,9 @@ func hint(err *diag.Error, path string, src []byte) {
 	if err.Help = foreignForm(sig, at, wanted); err.Help != "" {
 		return
 	}
+	if err.Help = tryForm(sig, at, wanted); err.Help != "" {
+		return
+	}
 	if err.Help = joinedLines(sig, at, wanted, src); err.Help != "" {
 		return
 	}
@@ -268,6 +271,70 @@ func foreignForm(toks []lexer.Token, at int, wanted string) string {
 		}
 	}
 	return ""
+}
+
+// tryForm explains toks[at] when another language's error-handling form
+// stands there (docs/spec/language.md §8): `try? f()`, `try! f()` and
+// `try f()` (a try takes a block), a second `catch` or a `catch` after
+// `finally`, and `throw` where a value is expected (`x ?? throw "m"`).
+func tryForm(toks []lexer.Token, at int, wanted string) string {
+	t := &toks[at]
+	switch {
+	case wanted == "{" && at >= 1 && isKw(&toks[at-1], "try"):
+		switch {
+		case isPunct(t, "?") && touches(&toks[at-1], t):
+			return "Harn has no `try?`: `try { … }` gives a Result (`Result.Ok(v)` or `Result.Err(e)`), and `unwrap_or(try { … }, d)` a default in place of a failure"
+		case isPunct(t, "!") && touches(&toks[at-1], t):
+			return "Harn has no `try!`: drop it, and a failure propagates by itself (`unwrap(r)` takes the value of a Result)"
+		case t.Type != tNewline:
+			return "`try` takes a block: `try { … }` gives a Result, `try { … } catch (e) { … }` handles the failure"
+		}
+	case isKw(t, "catch") && strings.HasSuffix(wanted, "separator (`;` or newline)") && at >= 1 && isPunct(&toks[at-1], "}"):
+		open := matchingOpen(toks, at-1)
+		switch {
+		case open >= 1 && isKw(&toks[open-1], "finally"):
+			return "`catch` comes before `finally`: `try { … } catch (e) { … } finally { … }`"
+		case open >= 1 && catchHeader(toks, open):
+			return "a `try` has one `catch`, which receives every failure: branch on it inside (`match e { … }`), or nest a `try` with a typed `catch (e: Name)` in another"
+		}
+	case isKw(t, "throw") && wanted == "expression":
+		return "`throw` is a statement, not a value: test first, as in `guard x != nil else { throw \"missing\" }`"
+	}
+	return ""
+}
+
+// matchingOpen is the index of the bracket that the closing bracket
+// toks[at] closes, or -1.
+func matchingOpen(toks []lexer.Token, at int) int {
+	depth := 0
+	for i := at; i >= 0; i-- {
+		switch {
+		case isPunct(&toks[i], ")") || isPunct(&toks[i], "]") || isPunct(&toks[i], "}"):
+			depth++
+		case isPunct(&toks[i], "(") || isPunct(&toks[i], "[") || isPunct(&toks[i], "{"):
+			depth--
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// catchHeader reports whether the `{` at toks[open] starts a catch body:
+// `catch {`, `catch e {` or `catch (…) {`.
+func catchHeader(toks []lexer.Token, open int) bool {
+	before := open - 1
+	switch {
+	case isKw(&toks[before], "catch"):
+		return true
+	case toks[before].Type == tIdent:
+		return before >= 1 && isKw(&toks[before-1], "catch")
+	case isPunct(&toks[before], ")"):
+		p := matchingOpen(toks, before)
+		return p >= 1 && isKw(&toks[p-1], "catch")
+	}
+	return false
 }
 
 // joinedLines explains a missing separator before toks[at] when the item

@@ -57,6 +57,15 @@ func TestParseErrorHints(t *testing.T) {
 		{"struct S<T: Show> {\n  x: T\n}\n", "expected >, found :", "bounds go in a `where` clause: `fn f<T>(x: T) where T: Display { … }`"},
 		{"let f = |x| x + 1\n", "expected expression, found |", "closures are written `{ x -> x + 1 }` or `fn(x) { return x + 1 }`"},
 		{"try {\n} catch (MyError err) {\n}\n", "expected ), found `err`", "a typed catch names the variable first: `catch (err: MyError)`"},
+		// other languages' error handling (docs/spec/language.md §8)
+		{"let r = try? f()\n", "expected {, found ?", "Harn has no `try?`: `try { … }` gives a Result (`Result.Ok(v)` or `Result.Err(e)`), and `unwrap_or(try { … }, d)` a default in place of a failure"},
+		{"let r = try! f()\n", "expected {, found !", "Harn has no `try!`: drop it, and a failure propagates by itself (`unwrap(r)` takes the value of a Result)"},
+		{"let r = try f()\n", "expected {, found `f`", "`try` takes a block: `try { … }` gives a Result, `try { … } catch (e) { … }` handles the failure"},
+		{"try {\n} catch (e: E) {\n} catch (e) {\n}\n", "expected top-level item separator (`;` or newline), found catch", "a `try` has one `catch`, which receives every failure: branch on it inside (`match e { … }`), or nest a `try` with a typed `catch (e: Name)` in another"},
+		{"fn f() {\n  try { 1 } catch { 2 } catch { 3 }\n}\n", "expected statement separator (`;` or newline), found catch", "a `try` has one `catch`, which receives every failure: branch on it inside (`match e { … }`), or nest a `try` with a typed `catch (e: Name)` in another"},
+		{"try {\n} finally {\n} catch (e) {\n}\n", "expected top-level item separator (`;` or newline), found catch", "`catch` comes before `finally`: `try { … } catch (e) { … } finally { … }`"},
+		{"if x {\n} catch (e) {\n}\n", "expected top-level item separator (`;` or newline), found catch", ""},
+		{"let v = x ?? throw \"missing\"\n", "expected expression, found throw", "`throw` is a statement, not a value: test first, as in `guard x != nil else { throw \"missing\" }`"},
 		{"let d = {a = 1}\n", "expected :, found =", "dict entries are written `key: value`"},
 		{"let d = {a: 1 = 2}\n", "expected }, found =", ""},
 		// a struct pattern, and capitalised words: a type name is no misspelt keyword
