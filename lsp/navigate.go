@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/harnlang/harn/interp"
 	"github.com/harnlang/harn/lang/format"
@@ -427,11 +429,18 @@ func (s *Server) references(_ *glsp.Context, p *protocol.ReferenceParams) ([]pro
 
 // eachUse calls use for every use of target in the files searchPaths
 // gives (lines: the text of that file), stopping with errCancelled when
-// the request is cancelled.
+// the request is cancelled. Every use is an identifier spelled like the
+// target, so only the files whose text has that word are analysed.
 func (s *Server) eachUse(target location, use func(path string, lines []string, at syntax.Pos)) error {
 	for _, path := range s.searchPaths(target.path) {
 		if s.cancelled() {
 			return errCancelled
+		}
+		if text, ok := s.readFile(path); !ok || !hasWord(text, target.name) {
+			continue
+		}
+		if analysedForUses != nil {
+			analysedForUses(path)
 		}
 		a := s.analysisOf(path)
 		if a == nil || a.info == nil {
@@ -444,6 +453,33 @@ func (s *Server) eachUse(target location, use func(path string, lines []string, 
 	}
 	return nil
 }
+
+// analysedForUses, when set (by tests), is told each file eachUse analyses.
+var analysedForUses func(path string)
+
+// hasWord reports whether text has name where no identifier character
+// comes before or after it.
+func hasWord(text, name string) bool {
+	if name == "" {
+		return false
+	}
+	for from := 0; ; {
+		i := strings.Index(text[from:], name)
+		if i < 0 {
+			return false
+		}
+		i += from
+		end := i + len(name)
+		r, _ := utf8.DecodeLastRuneInString(text[:i])
+		after, _ := utf8.DecodeRuneInString(text[end:])
+		if (i == 0 || !isIdentRune(r)) && (end == len(text) || !isIdentRune(after)) {
+			return true
+		}
+		from = i + 1
+	}
+}
+
+func isIdentRune(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 // uses lists the positions in this analysis whose identifiers refer to the
 // declaration at target (imported names included, at their import, names
@@ -515,7 +551,8 @@ func (a *analysis) uses(path string, target location) []syntax.Pos {
 }
 
 // searchPaths are the files references and renames look at: open
-// documents, the defining file, and the workspace's .harn files (bounded).
+// documents, the defining file, and the workspace's .harn files (up to
+// maxSearchFiles of them).
 func (s *Server) searchPaths(defPath string) []string {
 	set := map[string]bool{}
 	var out []string
@@ -536,12 +573,16 @@ func (s *Server) searchPaths(defPath string) []string {
 	if !isStd(defPath) {
 		add(defPath)
 	}
-	for _, f := range s.workspaceFiles(500) {
+	for _, f := range s.workspaceFiles(maxSearchFiles) {
 		add(f)
 	}
 	sort.Strings(out)
 	return out
 }
+
+// maxSearchFiles bounds the workspace files references and rename read
+// (a root far too wide, such as a home directory, stops there).
+const maxSearchFiles = 50000
 
 // workspaceFiles lists up to limit .harn files under the workspace root.
 func (s *Server) workspaceFiles(limit int) []string {
