@@ -104,3 +104,21 @@ func TestHasWord(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkspaceSymbolsBigWorkspace: workspace/symbol searches every file of
+// a workspace of 3,700 modules, not only the first thousand of the walk.
+func TestWorkspaceSymbolsBigWorkspace(t *testing.T) {
+	w := newWorkspace(t, map[string]string{})
+	manyModules(t, w.dir, 3700, nil)
+	syms, err := w.s.workspaceSymbols(w.ctx, &protocol.WorkspaceSymbolParams{Query: "STEP_3699"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, si := range syms {
+		got = append(got, si.Name+"@"+strings.TrimPrefix(si.Location.URI, w.uri("")+"/"))
+	}
+	if want := []string{"step_3699@pkg36/m3699.harn"}; !slices.Equal(got, want) {
+		t.Errorf("workspace symbols for STEP_3699: %v, want %v", got, want)
+	}
+}

@@ -145,7 +145,9 @@ func (s *Server) documentSymbols(_ *glsp.Context, p *protocol.DocumentSymbolPara
 }
 
 // workspaceSymbols searches the top-level declarations of open documents
-// and of the workspace's .harn files (parsed, not run).
+// and of the workspace's .harn files (parsed, not run); a file whose text
+// does not have the query, ignoring case, has no symbol for it and is not
+// parsed.
 func (s *Server) workspaceSymbols(_ *glsp.Context, p *protocol.WorkspaceSymbolParams) ([]protocol.SymbolInformation, error) {
 	query := strings.ToLower(p.Query)
 	paths := map[string]bool{}
@@ -154,7 +156,7 @@ func (s *Server) workspaceSymbols(_ *glsp.Context, p *protocol.WorkspaceSymbolPa
 		paths[d.path] = true
 	}
 	s.mu.Unlock()
-	for _, f := range s.workspaceFiles(1000) {
+	for _, f := range s.workspaceFiles(maxSearchFiles) {
 		paths[f] = true
 	}
 	var sorted []string
@@ -168,7 +170,7 @@ func (s *Server) workspaceSymbols(_ *glsp.Context, p *protocol.WorkspaceSymbolPa
 			return nil, errCancelled
 		}
 		text, ok := s.readFile(path)
-		if !ok {
+		if !ok || query != "" && !strings.Contains(strings.ToLower(text), query) {
 			continue
 		}
 		f, err := syntax.Parse(path, []byte(text))
