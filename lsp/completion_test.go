@@ -208,6 +208,39 @@ func TestMemberCompletionOfImportedTypes(t *testing.T) {
 	}
 }
 
+// TestMemberCompletionOfStructVariables: after `.` a variable annotated
+// with a struct type, or never reassigned and starting as a struct literal
+// (the file's, imported or through a namespace import), offers the
+// struct's fields; a reassigned one without annotation offers none
+// (docs/lsp.md, Completion).
+func TestMemberCompletionOfStructVariables(t *testing.T) {
+	w := newWorkspace(t, map[string]string{"lib.harn": typesLib})
+	for _, c := range []struct {
+		src  string
+		want []string
+	}{
+		{"struct Pt { x: int, yy: int }\nlet p = Pt { x: 1, yy: 2 }\nlet z = p.|", []string{"x", "yy"}},
+		{"struct Pt { x: int, yy: int }\nfn f() {\n  let p: Pt? = nil\n  return p?.|\n}", []string{"x", "yy"}},
+		{"import { Point } from \"./lib\"\nlet p = Point { x: 1, y: 2 }\nprintln(p.|)", []string{"x", "y"}},
+		{"import * as geo from \"./lib\"\nlet p = geo.Point { x: 1, y: 2 }\nprintln(p.|)", []string{"x", "y"}},
+		{"struct Pt { x: int, yy: int }\nvar p = Pt { x: 1, yy: 2 }\np = {yy: 3}\nlet z = p.|", nil},
+	} {
+		prev := strings.Replace(strings.Replace(c.src, ".|", "", 1), "|", "", 1)
+		got := w.completeAfter(prev, c.src, ".")
+		for _, want := range c.want {
+			if !contains(got, want) {
+				t.Errorf("%q lacks %s: %.80v", c.src, want, got)
+			}
+		}
+		if c.want == nil && contains(got, "yy") {
+			t.Errorf("%q offers yy: %.80v", c.src, got)
+		}
+		if !contains(got, "map") {
+			t.Errorf("%q lacks the builtin methods: %.80v", c.src, got)
+		}
+	}
+}
+
 // TestMemberCompletionBeforeTheFileParsed: `Shape.` offers the variants of
 // an enum of the text being typed even when no version of it parsed yet.
 func TestMemberCompletionBeforeTheFileParsed(t *testing.T) {

@@ -554,10 +554,11 @@ func (a *analysis) dictKeysOf(name string) []string {
 	return keys
 }
 
-// structOf finds the struct a parameter is annotated with, declared in
-// the file or imported.
+// structOf finds the struct a parameter or variable is annotated with,
+// or the struct literal a variable never reassigned starts as (`let p =
+// Point { … }`, `geo.Point { … }`), declared in the file or imported.
 func (a *analysis) structOf(name string) *syntax.StructDecl {
-	var typeName string
+	var typeName, ns string
 	for _, b := range a.bindings {
 		if b.Name != name {
 			continue
@@ -565,9 +566,22 @@ func (a *analysis) structOf(name string) *syntax.StructDecl {
 		switch d := b.Decl.(type) {
 		case *syntax.Param:
 			typeName, _ = a.typeKind(d.Type) // `q: Point`, and `q: Point?` for `q!.` and `q?.`
+		case *syntax.IdentPattern:
+			let := a.letOf(d)
+			if let == nil || b.Kind == resolve.KFor {
+				continue
+			}
+			if let.Type != nil {
+				typeName, _ = a.typeKind(let.Type)
+			} else if lit, ok := let.Value.(*syntax.StructLit); ok && !b.Reassign {
+				typeName = lit.Name
+				if lit.NS != nil {
+					ns = lit.NS.Name
+				}
+			}
 		}
 	}
-	if n, ok := a.typeNamed(typeName, ""); ok && typeName != "" {
+	if n, ok := a.typeNamed(typeName, ns); ok && typeName != "" {
 		st, _ := n.decl.(*syntax.StructDecl)
 		return st
 	}
