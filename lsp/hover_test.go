@@ -245,3 +245,24 @@ func TestTypeParameters(t *testing.T) {
 		}
 	}
 }
+
+// TestHoverOfInferredVariables: a variable without annotation that starts
+// as a struct literal hovers with the struct's type, and one that starts
+// as an `fn(…)` closure with the closure's signature (docs/lsp.md, Hover).
+func TestHoverOfInferredVariables(t *testing.T) {
+	src := "import * as geo from \"./lib\"\nstruct Pt { x: int, y: int }\nlet p = Pt { x: 1, y: 2 }\nlet g = geo.Point { x: 1, y: 2 }\nlet cl = fn(a: int) -> int { a * 2 }\nlet n = 3\nprintln(p.x + g.x + cl(n))\n"
+	w := newWorkspace(t, map[string]string{"lib.harn": typesLib, "main.harn": src})
+	uri := w.open("main.harn")
+	for _, c := range []struct{ needle, want string }{
+		{"let p| =", "let p: Pt"},
+		{"println(p|.x", "let p: Pt"},
+		{"let g| =", "let g: geo.Point"},
+		{"let c|l =", "let cl = fn(a: int) -> int"},
+		{"+ c|l(n)", "let cl = fn(a: int) -> int"},
+		{"let n| =", "let n"},
+	} {
+		if got, want := w.hover(uri, src, c.needle), "```harn\n"+c.want+"\n```"; got != want {
+			t.Errorf("hover %q: %q, want %q", c.needle, got, want)
+		}
+	}
+}

@@ -447,7 +447,23 @@ func (a *analysis) methodSignature(toks []syntax.Token, i int, exact bool) (stri
 // letLine is a binding's declaration line: `let a: int`, `const N`.
 func letLine(d *syntax.LetStmt, name string) string {
 	s := d.Kind.String() + " " + name
-	if _, simple := d.Pattern.(*syntax.IdentPattern); simple && d.Type != nil {
+	_, simple := d.Pattern.(*syntax.IdentPattern)
+	switch v := d.Value.(type) {
+	case nil:
+	case *syntax.StructLit:
+		// the literal fixes the variable's type (reassignments must fit it)
+		if simple && d.Type == nil {
+			s += ": " + v.Name
+			if v.NS != nil {
+				s = strings.TrimSuffix(s, v.Name) + v.NS.Name + "." + v.Name
+			}
+		}
+	case *syntax.ClosureLit:
+		if simple && d.Type == nil && v.Kind == syntax.ClosureFn {
+			return strings.TrimSpace(s) + " = fn" + params(v.Params) + ret(v.Return)
+		}
+	}
+	if simple && d.Type != nil {
 		s += ": " + format.TypeString(d.Type)
 	}
 	return strings.TrimSpace(s)
