@@ -376,10 +376,37 @@ func (c *checker) callbackParamFits(e *syntax.MethodCall, recv types.Type, args 
 			c.callbackTakes(label, e.Args[at], args[at], at, elemType(r))
 		}
 	case *types.Dict, *types.Shape:
+		if len(args) == 1 {
+			c.dictCallbackArity(label, e.Name, e.Args[0])
+		}
 		if t := dictCallbackParam(e.Name, r); t != nil && len(args) == 1 {
 			c.callbackTakes(label, e.Args[0], args[0], 0, t)
 		}
 	}
+}
+
+// dictCallbackArity warns about a closure literal given to a dict's
+// `.filter`, `.map_values`, `.map_keys`, `.rekey` or `.rekeyed` with a
+// second parameter: those pass one argument, the value or the key
+// (docs/spec/builtins.md §3.8), so `d.filter({ k, v -> v > 1 })` binds
+// the value to `k` and nil to `v` and quietly keeps nothing. The run
+// proceeds as upstream's does (the callback is called with one
+// argument); the references give no wording, this is ours.
+func (c *checker) dictCallbackArity(label, name string, arg syntax.Expr) {
+	value, ok := dictCallbacks[name]
+	cl, isClosure := arg.(*syntax.ClosureLit)
+	if !ok || !isClosure || len(cl.Params) < 2 {
+		return
+	}
+	extra := cl.Params[1]
+	if extra.Rest || extra.Default != nil {
+		return
+	}
+	what := "value"
+	if !value {
+		what = "key"
+	}
+	c.warnf(arg.Position(), "callback of %s takes %d parameters, but a dict's %s passes only each %s: `%s` is always nil", label, len(cl.Params), label, what, extra.Name)
 }
 
 // listFnCallbackFits is callbackParamFits for the free collection
