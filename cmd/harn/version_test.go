@@ -35,7 +35,7 @@ func TestDocCommand(t *testing.T) {
 		t.Fatalf("status %d:\n%s", code, out)
 	}
 	out, _, code = runHarn("doc", "std/calendar")
-	if code != 0 || !strings.HasPrefix(out, "parts(ts, tz = \"UTC\")\n") || !strings.Contains(out, "area: std/calendar") || !strings.Contains(out, "\nstart_of_week(") {
+	if code != 0 || !strings.HasPrefix(out, "parts(ts, tz = \"UTC\") -> dict\n") || !strings.Contains(out, "area: std/calendar") || !strings.Contains(out, "\nstart_of_week(") {
 		t.Fatalf("doc std/calendar: status %d:\n%s", code, out)
 	}
 	if _, stderr, code := runHarn("doc", "no_such_thing"); code != 1 || !strings.Contains(stderr, `no builtin named "no_such_thing"`) {
