@@ -70,7 +70,10 @@ func init() {
 		if err != nil {
 			return vm.Value{}, err
 		}
-		opts, _ := a.Dict(3)
+		opts, err := optsArg("http_session_request", a, 3)
+		if err != nil {
+			return vm.Value{}, err
+		}
 		full, host, merged, err := s.prepare(a.Text(2), opts)
 		if err != nil {
 			return vm.Value{}, err
