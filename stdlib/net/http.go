@@ -63,14 +63,14 @@ func httpMocksOf(th *vm.Thread) *httpMocks {
 }
 
 func init() {
-	lib.Def("http_get", "http_get(url, opts?)", "GET → {status, headers, body, ok}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("http_get", "http_get(url, opts?) -> dict", "GET → {status, headers, body, ok}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		opts, err := optsArg("http_get", a, 1)
 		if err != nil {
 			return vm.Value{}, err
 		}
 		return doHTTP(th, "GET", a.Text(0), vm.Value{}, opts)
 	})
-	lib.Def("http_delete", "http_delete(url, opts?)", "DELETE → {status, headers, body, ok}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("http_delete", "http_delete(url, opts?) -> dict", "DELETE → {status, headers, body, ok}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		opts, err := optsArg("http_delete", a, 1)
 		if err != nil {
 			return vm.Value{}, err
@@ -80,7 +80,7 @@ func init() {
 	for _, m := range []string{"post", "put", "patch"} {
 		method := strings.ToUpper(m)
 		name := "http_" + m
-		lib.Def(name, name+"(url, body, opts?)", method+" → {status, headers, body, ok}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		lib.Def(name, name+"(url, body, opts?) -> dict", method+" → {status, headers, body, ok}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			opts, err := optsArg(name, a, 2)
 			if err != nil {
 				return vm.Value{}, err
@@ -88,7 +88,7 @@ func init() {
 			return doHTTP(th, method, a.Text(0), a.At(1), opts)
 		})
 	}
-	lib.Def("http_request", "http_request(method, url, opts?)", "any method → {status, headers, body, ok}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("http_request", "http_request(method, url, opts?) -> dict", "any method → {status, headers, body, ok}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		opts, err := optsArg("http_request", a, 2)
 		if err != nil {
 			return vm.Value{}, err
@@ -105,7 +105,7 @@ func init() {
 		}
 		return doHTTP(th, method, a.Text(1), body, opts)
 	})
-	lib.Def("http_download", "http_download(url, path, opts?)", "save a response body to a file → {bytes_written, status, headers, ok}; a missing or nil path is an error (before any request)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("http_download", "http_download(url, path, opts?) -> dict", "save a response body to a file → {bytes_written, status, headers, ok}; a missing or nil path is an error (before any request)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		// Without a path the body would land in a file named "nil".
 		if !a.Given(1) {
 			return vm.Value{}, vm.Throwf("http_download: a destination path is required")
@@ -148,7 +148,7 @@ func init() {
 		hm.mocks = append(hm.mocks, m)
 		return vm.Nil, nil
 	})
-	lib.Def("http_mock_calls", "http_mock_calls(opts?)", "[{method, url, headers, body}] of mocked requests", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("http_mock_calls", "http_mock_calls(opts?) -> list", "[{method, url, headers, body}] of mocked requests", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		redact := true
 		if opts, ok := a.Dict(0); ok {
 			if r, ok := opts.Get("redact_sensitive"); ok {
