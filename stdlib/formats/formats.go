@@ -109,7 +109,10 @@ func init() {
 	lib.Def("csv_stringify", "csv_stringify(rows, opts?) -> string", "CSV text from rows of lists or dicts", csvStringify)
 	lib.Def("url_parse", "url_parse(s) -> dict", "{scheme, host, port, path, query, fragment, username, password}; path, query and fragment come back percent-encoded, username and password decoded (a `%` that starts no escape is kept as written, in the userinfo too, as the WHATWG URL standard does)", urlParse)
 	lib.Def("url_build", "url_build(parts) -> string", "a URL from url_parse-style parts; path, query and fragment are percent-encoded as the WHATWG URL standard does (existing escapes kept), username and password escaped as userinfo (`@`, `:`, `/`, `%` …), and the scheme's default port is left out; an invalid scheme or host, a port that is not an int from 0 to 65535 (or its digits), or an http(s)/ws(s)/ftp URL without a host is an error", urlBuild)
-	lib.Def("query_parse", "query_parse(s) -> list", "[{key, value}] from a query string", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("query_parse", "query_parse(s) -> list", "[{key, value}] from a query string; nil (no query, as url_parse gives) is []", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		if a.At(0).IsNil() || !a.At(0).IsValid() {
+			return vm.Of(vm.NewList(nil)), nil // url_parse(u).query is nil when u has none
+		}
 		s := strings.TrimPrefix(a.Text(0), "?")
 		var out []vm.Value
 		for _, pair := range strings.Split(s, "&") {
