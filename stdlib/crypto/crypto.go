@@ -25,7 +25,7 @@ import (
 // in unpadded base64url; a session payload is base64url JSON.
 
 func init() {
-	lib.Def("signed_url", "signed_url(url, secret, expires_at)", "url, unchanged, with &expires=N (Unix seconds; expires_at is Unix seconds, a float counting from its whole second, or a date dict) and then &signature=HMAC-SHA256 of everything before it appended (? when url has no query); a url or secret that is not a string (or an empty secret), or a url that already has expires or signature, is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("signed_url", "signed_url(url, secret, expires_at) -> string", "url, unchanged, with &expires=N (Unix seconds; expires_at is Unix seconds, a float counting from its whole second, or a date dict) and then &signature=HMAC-SHA256 of everything before it appended (? when url has no query); a url or secret that is not a string (or an empty secret), or a url that already has expires or signature, is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		secret, err := lib.Secret("signed_url", "secret", a.At(1))
 		if err != nil {
 			return vm.Value{}, err
@@ -61,7 +61,7 @@ func init() {
 		}
 		return vm.Str(out), nil
 	})
-	lib.Def("verify_signed_url", "verify_signed_url(url, secret, now?)", "{valid, reason} for a url signed_url gave: reason is nil, \"missing signature\" (the last two parameters are not expires and signature), \"bad signature\" (anything before the signature changed) or \"expired\"; now (default: the current time) is Unix seconds or a date dict, anything else an error; a secret that is not a non-empty string is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("verify_signed_url", "verify_signed_url(url, secret, now?) -> dict", "{valid, reason} for a url signed_url gave: reason is nil, \"missing signature\" (the last two parameters are not expires and signature), \"bad signature\" (anything before the signature changed) or \"expired\"; now (default: the current time) is Unix seconds or a date dict, anything else an error; a secret that is not a non-empty string is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		secret, err := lib.Secret("verify_signed_url", "secret", a.At(1))
 		if err != nil {
 			return vm.Value{}, err
@@ -103,18 +103,18 @@ func init() {
 		return vm.Of(lib.DictOf("valid", vm.True, "reason", vm.Nil)), nil
 	})
 
-	lib.Def("cookie_parse", "cookie_parse(header)", "a Cookie header as a dict of name → value (RFC 6265: names and values trimmed, %XX decoded, + kept); nil gives {}, another non-string is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("cookie_parse", "cookie_parse(header) -> dict", "a Cookie header as a dict of name → value (RFC 6265: names and values trimmed, %XX decoded, + kept); nil gives {}, another non-string is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		header, err := cookieHeader("cookie_parse", a.At(0))
 		if err != nil {
 			return vm.Value{}, err
 		}
 		return vm.Of(parseCookies(header)), nil
 	})
-	lib.Def("cookie_serialize", "cookie_serialize(name, value, options?)", "a Set-Cookie value; the value's bytes that a cookie may not hold (space, \", comma, ;, \\, controls, non-ASCII) and % are %XX-encoded; options path, domain (neither may hold ';' or a control character), max_age (int seconds or a duration), expires (Unix seconds or a date dict, written as an HTTP date; a string as is), http_only, secure, same_site", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("cookie_serialize", "cookie_serialize(name, value, options?) -> string", "a Set-Cookie value; the value's bytes that a cookie may not hold (space, \", comma, ;, \\, controls, non-ASCII) and % are %XX-encoded; options path, domain (neither may hold ';' or a control character), max_age (int seconds or a duration), expires (Unix seconds or a date dict, written as an HTTP date; a string as is), http_only, secure, same_site", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		opts, _ := a.Dict(2)
 		return serializeCookie("cookie_serialize", a.At(0), a.Text(1), opts)
 	})
-	lib.Def("cookie_delete", "cookie_delete(name, options?)", "a Set-Cookie value that deletes the cookie", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("cookie_delete", "cookie_delete(name, options?) -> string", "a Set-Cookie value that deletes the cookie", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		opts, _ := a.Dict(1)
 		if opts == nil {
 			opts = vm.NewDict()
@@ -122,7 +122,7 @@ func init() {
 		opts = opts.Set("max_age", vm.IntOf(0)).Set("expires", vm.IntOf(0))
 		return serializeCookie("cookie_delete", a.At(0), "", opts)
 	})
-	lib.Def("cookie_round_trip", "cookie_round_trip(name, value, options?)", "{set_cookie, cookie, value}: the Set-Cookie value, the Cookie header a browser sends back, and the value read from it", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("cookie_round_trip", "cookie_round_trip(name, value, options?) -> dict", "{set_cookie, cookie, value}: the Set-Cookie value, the Cookie header a browser sends back, and the value read from it", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		opts, _ := a.Dict(2)
 		set, err := serializeCookie("cookie_round_trip", a.At(0), a.Text(1), opts)
 		if err != nil {
@@ -132,7 +132,7 @@ func init() {
 		back, _ := parseCookies(pair).Get(a.Text(0))
 		return vm.Of(lib.DictOf("set_cookie", set, "cookie", vm.Str(pair), "value", back)), nil
 	})
-	lib.Def("cookie_sign", "cookie_sign(value, secret)", "value.mac with an HMAC-SHA256 of value; a value that is not a string, or a secret that is not a non-empty string, is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("cookie_sign", "cookie_sign(value, secret) -> string", "value.mac with an HMAC-SHA256 of value; a value that is not a string, or a secret that is not a non-empty string, is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		secret, err := lib.Secret("cookie_sign", "secret", a.At(1))
 		if err != nil {
 			return vm.Value{}, err
@@ -143,7 +143,7 @@ func init() {
 		}
 		return vm.Str(v + "." + mac(v, secret)), nil
 	})
-	lib.Def("cookie_verify", "cookie_verify(signed, secret)", "the value of a signed cookie value, or nil when the signature does not match (or signed is not a string); a secret that is not a non-empty string is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("cookie_verify", "cookie_verify(signed, secret) -> string?", "the value of a signed cookie value, or nil when the signature does not match (or signed is not a string); a secret that is not a non-empty string is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		secret, err := lib.Secret("cookie_verify", "secret", a.At(1))
 		if err != nil {
 			return vm.Value{}, err
@@ -158,7 +158,7 @@ func init() {
 		}
 		return vm.Str(v), nil
 	})
-	lib.Def("session_sign", "session_sign(data, secret)", "a signed session token holding data (JSON); a secret that is not a non-empty string is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("session_sign", "session_sign(data, secret) -> string", "a signed session token holding data (JSON); a secret that is not a non-empty string is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return sessionToken("session_sign", a.At(0), a.At(1))
 	})
 	lib.Def("session_verify", "session_verify(token, secret)", "the data of a session token, or nil when it was not signed with secret; a secret that is not a non-empty string is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
@@ -172,7 +172,7 @@ func init() {
 		}
 		return sessionData(tok, secret), nil
 	})
-	lib.Def("session_cookie", "session_cookie(name, data, secret, options?)", "a Set-Cookie value carrying a session token; a secret that is not a non-empty string is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("session_cookie", "session_cookie(name, data, secret, options?) -> string", "a Set-Cookie value carrying a session token; a secret that is not a non-empty string is an error", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		tok, err := sessionToken("session_cookie", a.At(1), a.At(2))
 		if err != nil {
 			return vm.Value{}, err

@@ -109,7 +109,10 @@ func init() {
 	lib.Def("csv_stringify", "csv_stringify(rows, opts?) -> string", "CSV text from rows of lists or dicts", csvStringify)
 	lib.Def("url_parse", "url_parse(s) -> dict", "{scheme, host, port, path, query, fragment, username, password}; path, query and fragment come back percent-encoded, username and password decoded (a `%` that starts no escape is kept as written, in the userinfo too, as the WHATWG URL standard does)", urlParse)
 	lib.Def("url_build", "url_build(parts) -> string", "a URL from url_parse-style parts; path, query and fragment are percent-encoded as the WHATWG URL standard does (existing escapes kept), username and password escaped as userinfo (`@`, `:`, `/`, `%` …), and the scheme's default port is left out; an invalid scheme or host, a port that is not an int from 0 to 65535 (or its digits), or an http(s)/ws(s)/ftp URL without a host is an error", urlBuild)
-	lib.Def("query_parse", "query_parse(s) -> list", "[{key, value}] from a query string", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("query_parse", "query_parse(s) -> list", "[{key, value}] from a query string; nil (no query, as url_parse gives) is []", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		if a.At(0).IsNil() || !a.At(0).IsValid() {
+			return vm.Of(vm.NewList(nil)), nil // url_parse(u).query is nil when u has none
+		}
 		s := strings.TrimPrefix(a.Text(0), "?")
 		var out []vm.Value
 		for _, pair := range strings.Split(s, "&") {
@@ -138,13 +141,13 @@ func init() {
 		}
 		return vm.Str(QueryString(a.At(0))), nil
 	})
-	lib.Def("multipart_field_text", "multipart_field_text(name, value)", "a text field for multipart_form_data; name is a non-empty string", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("multipart_field_text", "multipart_field_text(name, value) -> dict", "a text field for multipart_form_data; name is a non-empty string", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if err := fieldName("multipart_field_text", a.At(0)); err != nil {
 			return vm.Value{}, err
 		}
 		return vm.Of(lib.DictOf("name", vm.Str(a.Text(0)), "value", vm.Str(a.Text(1)))), nil
 	})
-	lib.Def("multipart_field_bytes", "multipart_field_bytes(name, bytes, filename?, content_type?)", "a file field for multipart_form_data; name is a non-empty string", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("multipart_field_bytes", "multipart_field_bytes(name, bytes, filename?, content_type?) -> dict", "a file field for multipart_form_data; name is a non-empty string", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if err := fieldName("multipart_field_bytes", a.At(0)); err != nil {
 			return vm.Value{}, err
 		}
@@ -161,8 +164,8 @@ func init() {
 		b.Set("content_type", vm.Str(ct))
 		return vm.Of(b.Build()), nil
 	})
-	lib.Def("multipart_form_data", "multipart_form_data(fields, boundary?)", "{content_type, body, boundary} for a multipart/form-data request; fields is a list of field dicts (multipart_field_text/bytes; a non-dict is an error) or a dict of name → value, where a value may be a field dict or bytes (a file part); bytes values are sent as they are", MultipartFormData)
-	lib.Def("multipart_parse", "multipart_parse(body, content_type)", "the parts of a multipart body: [{name, filename, content_type, value, bytes}]; content_type (or the bare boundary) must give a boundary, and the body must be well formed (errors: content type has no boundary, malformed body)", multipartParse)
+	lib.Def("multipart_form_data", "multipart_form_data(fields, boundary?) -> dict", "{content_type, body, boundary} for a multipart/form-data request; fields is a list of field dicts (multipart_field_text/bytes; a non-dict is an error) or a dict of name → value, where a value may be a field dict or bytes (a file part); bytes values are sent as they are", MultipartFormData)
+	lib.Def("multipart_parse", "multipart_parse(body, content_type) -> list", "the parts of a multipart body: [{name, filename, content_type, value, bytes}]; content_type (or the bare boundary) must give a boundary, and the body must be well formed (errors: content type has no boundary, malformed body)", multipartParse)
 	lib.Def("parse_junit_xml", "parse_junit_xml(text)", "[{name, status, duration_ms, message, stdout, stderr}]", parseJUnit)
 }
 

@@ -251,7 +251,7 @@ func init() {
 		return a.At(0), nil
 	})
 
-	lib.Def("http_response", "http_response(status, body?, headers?)", "a response {status, headers, body}: a string body is text, bytes binary, any other value JSON", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("http_response", "http_response(status, body?, headers?) -> dict", "a response {status, headers, body}: a string body is text, bytes binary, any other value JSON", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if !a.Given(0) {
 			return vm.Value{}, lib.ArgCountError("http_response", 1)
 		}
@@ -260,7 +260,7 @@ func init() {
 		}
 		return response("http_response", a.At(0), a.At(1), a.At(2), "")
 	})
-	lib.Def("http_response_json", "http_response_json(value, status?, headers?)", "a JSON response (status 200 by default)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("http_response_json", "http_response_json(value, status?, headers?) -> dict", "a JSON response (status 200 by default)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		st, err := statusArg("http_response_json", a, 1, 200)
 		if err != nil {
 			return vm.Value{}, err
@@ -271,14 +271,14 @@ func init() {
 		body := vm.Str(json.Stringify(a.At(0)))
 		return response("http_response_json", st, body, a.At(2), jsonType)
 	})
-	lib.Def("http_response_text", "http_response_text(text, status?, headers?)", "a text/plain response (status 200 by default)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("http_response_text", "http_response_text(text, status?, headers?) -> dict", "a text/plain response (status 200 by default)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		st, err := statusArg("http_response_text", a, 1, 200)
 		if err != nil {
 			return vm.Value{}, err
 		}
 		return response("http_response_text", st, vm.Str(a.Text(0)), a.At(2), textType)
 	})
-	lib.Def("http_response_bytes", "http_response_bytes(data, status?, headers?)", "a binary response (application/octet-stream unless the headers give a content-type)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("http_response_bytes", "http_response_bytes(data, status?, headers?) -> dict", "a binary response (application/octet-stream unless the headers give a content-type)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if !lib.IsBytes(a.At(0)) {
 			return vm.Value{}, vm.Typef("http_response_bytes: expected bytes, got %s", a.At(0).Type())
 		}
@@ -324,7 +324,7 @@ func init() {
 		return found, nil
 	})
 
-	lib.Def("http_server_request", "http_server_request(server, method, path, options?)", "serve a request in-process, without the network → {status, headers, body, json, ok}; options {headers, body, json, query, remote_addr}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("http_server_request", "http_server_request(server, method, path, options?) -> dict", "serve a request in-process, without the network → {status, headers, body, json, ok}; options {headers, body, json, query, remote_addr}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		s, err := serverArg("http_server_request", a)
 		if err != nil {
 			return vm.Value{}, err
@@ -353,7 +353,7 @@ func init() {
 		}
 		return vm.Of(clientView(th, resp)), nil
 	})
-	lib.Def("http_server_test", "http_server_test(server, cases)", "run request cases in-process and check their expectations → {ok, passed, failed, results}; a case is {name?, method?, path, headers?, body?, json?, query?, expect: {status?, body?, body_contains?, json?, headers?}}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("http_server_test", "http_server_test(server, cases) -> dict", "run request cases in-process and check their expectations → {ok, passed, failed, results}; a case is {name?, method?, path, headers?, body?, json?, query?, expect: {status?, body?, body_contains?, json?, headers?}}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		s, err := serverArg("http_server_test", a)
 		if err != nil {
 			return vm.Value{}, err

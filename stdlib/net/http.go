@@ -63,24 +63,36 @@ func httpMocksOf(th *vm.Thread) *httpMocks {
 }
 
 func init() {
-	lib.Def("http_get", "http_get(url, opts?)", "GET → {status, headers, body, ok}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		opts, _ := a.Dict(1)
+	lib.Def("http_get", "http_get(url, opts?) -> dict", "GET → {status, headers, body, ok}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		opts, err := optsArg("http_get", a, 1)
+		if err != nil {
+			return vm.Value{}, err
+		}
 		return doHTTP(th, "GET", a.Text(0), vm.Value{}, opts)
 	})
-	lib.Def("http_delete", "http_delete(url, opts?)", "DELETE → {status, headers, body, ok}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		opts, _ := a.Dict(1)
+	lib.Def("http_delete", "http_delete(url, opts?) -> dict", "DELETE → {status, headers, body, ok}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		opts, err := optsArg("http_delete", a, 1)
+		if err != nil {
+			return vm.Value{}, err
+		}
 		return doHTTP(th, "DELETE", a.Text(0), vm.Value{}, opts)
 	})
 	for _, m := range []string{"post", "put", "patch"} {
 		method := strings.ToUpper(m)
 		name := "http_" + m
-		lib.Def(name, name+"(url, body, opts?)", method+" → {status, headers, body, ok}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-			opts, _ := a.Dict(2)
+		lib.Def(name, name+"(url, body, opts?) -> dict", method+" → {status, headers, body, ok}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+			opts, err := optsArg(name, a, 2)
+			if err != nil {
+				return vm.Value{}, err
+			}
 			return doHTTP(th, method, a.Text(0), a.At(1), opts)
 		})
 	}
-	lib.Def("http_request", "http_request(method, url, opts?)", "any method → {status, headers, body, ok}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		opts, _ := a.Dict(2)
+	lib.Def("http_request", "http_request(method, url, opts?) -> dict", "any method → {status, headers, body, ok}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		opts, err := optsArg("http_request", a, 2)
+		if err != nil {
+			return vm.Value{}, err
+		}
 		var body vm.Value
 		if opts != nil {
 			if b, ok := opts.Get("body"); ok {
@@ -93,12 +105,15 @@ func init() {
 		}
 		return doHTTP(th, method, a.Text(1), body, opts)
 	})
-	lib.Def("http_download", "http_download(url, path, opts?)", "save a response body to a file → {bytes_written, status, headers, ok}; a missing or nil path is an error (before any request)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("http_download", "http_download(url, path, opts?) -> dict", "save a response body to a file → {bytes_written, status, headers, ok}; a missing or nil path is an error (before any request)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		// Without a path the body would land in a file named "nil".
 		if !a.Given(1) {
 			return vm.Value{}, vm.Throwf("http_download: a destination path is required")
 		}
-		opts, _ := a.Dict(2)
+		opts, err := optsArg("http_download", a, 2)
+		if err != nil {
+			return vm.Value{}, err
+		}
 		res, raw, err := httpExchange(th, "GET", a.Text(0), vm.Value{}, opts)
 		if err != nil {
 			return vm.Value{}, err
@@ -115,16 +130,9 @@ func init() {
 	lib.Def("http_mock", "http_mock(method, pattern, response)", "answer matching requests without the network", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		method := strings.ToUpper(a.Text(0))
 		pattern := a.Text(1)
-		var responses []vm.Value
-		if d, ok := a.Dict(2); ok {
-			if rs, ok := d.Get("responses"); ok {
-				if l, ok := rs.AsList(); ok {
-					responses = append(responses, l.Items()...)
-				}
-			}
-		}
-		if len(responses) == 0 {
-			responses = []vm.Value{a.At(2)}
+		responses, err := mockResponses(a.At(2))
+		if err != nil {
+			return vm.Value{}, err
 		}
 		re, rootRe := mockPattern(pattern), mockPattern(withRootPath(pattern))
 		hm := httpMocksOf(th)
@@ -140,7 +148,7 @@ func init() {
 		hm.mocks = append(hm.mocks, m)
 		return vm.Nil, nil
 	})
-	lib.Def("http_mock_calls", "http_mock_calls(opts?)", "[{method, url, headers, body}] of mocked requests", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("http_mock_calls", "http_mock_calls(opts?) -> list", "[{method, url, headers, body}] of mocked requests", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		redact := true
 		if opts, ok := a.Dict(0); ok {
 			if r, ok := opts.Get("redact_sensitive"); ok {
@@ -170,6 +178,51 @@ func init() {
 		hm.mu.Unlock()
 		return vm.Nil, nil
 	})
+}
+
+// optsArg reads the options argument of a request builtin: a dict, or
+// nothing (left out or nil). Any other value is a type error rather than
+// options silently ignored.
+func optsArg(name string, a vm.Args, i int) (*vm.Dict, error) {
+	if !a.Given(i) || a.At(i).IsNil() {
+		return nil, nil
+	}
+	d, ok := a.Dict(i)
+	if !ok {
+		return nil, vm.Typef("%s: options must be a dict, got %s", name, a.At(i).Type())
+	}
+	return d, nil
+}
+
+// mockResponses reads http_mock's response argument: a response dict
+// ({status, body, headers}; left out or nil is the empty one) or
+// {responses: [dict, ...]} served in order. Anything else is a type error,
+// so a mistyped mock fails where it is written rather than answering 200.
+func mockResponses(r vm.Value) ([]vm.Value, error) {
+	if !r.IsValid() || r.IsNil() {
+		return []vm.Value{r}, nil
+	}
+	d, ok := r.AsDict()
+	if !ok {
+		return nil, vm.Typef("http_mock: response must be a dict such as {status, body, headers}, got %s", r.Type())
+	}
+	rs, ok := d.Get("responses")
+	if !ok {
+		return []vm.Value{r}, nil
+	}
+	l, ok := rs.AsList()
+	if !ok {
+		return nil, vm.Typef("http_mock: responses must be a list of response dicts, got %s", rs.Type())
+	}
+	if l.Len() == 0 {
+		return []vm.Value{r}, nil
+	}
+	for i, it := range l.Items() {
+		if it.Kind() != vm.KDict {
+			return nil, vm.Typef("http_mock: responses[%d] must be a response dict, got %s", i, it.Type())
+		}
+	}
+	return l.Items(), nil
 }
 
 // methodArg reads a request's method: a string, upper-cased. Nothing

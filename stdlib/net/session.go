@@ -61,7 +61,7 @@ func init() {
 		}
 		return vm.Of(s), nil
 	})
-	lib.Def("http_session_request", "http_session_request(session, method, url, options?)", "a request through the session → {status, headers, body, ok}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("http_session_request", "http_session_request(session, method, url, options?) -> dict", "a request through the session → {status, headers, body, ok}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		s, ok := a.At(0).Object().(*Session)
 		if !ok {
 			return vm.Value{}, vm.Typef("http_session_request: expected an http_session, got %s", a.At(0).Type())
@@ -70,7 +70,10 @@ func init() {
 		if err != nil {
 			return vm.Value{}, err
 		}
-		opts, _ := a.Dict(3)
+		opts, err := optsArg("http_session_request", a, 3)
+		if err != nil {
+			return vm.Value{}, err
+		}
 		full, host, merged, err := s.prepare(a.Text(2), opts)
 		if err != nil {
 			return vm.Value{}, err
