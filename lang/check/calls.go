@@ -84,6 +84,9 @@ func (c *checker) call(e *syntax.CallExpr) types.Type {
 			// otherwise, so the value has the type the alias names
 			return c.schemaAlias(e.Args[1])
 		}
+		if t := c.schemaResult(e); t != nil {
+			return t
+		}
 		if e.Fn.Name == "set" && !hasSpread(e.Args) {
 			if t := setResult(args); t != nil {
 				return t

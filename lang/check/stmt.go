@@ -1868,6 +1868,28 @@ func (c *checker) paramDefault(p *syntax.Param, t types.Type) {
 // schemaExpect reports a call of the builtin schema_expect with a type
 // alias as its schema (`schema_expect(v, User)`): its value is of that
 // type, since the call throws when the value does not fit.
+// schemaResult is the type of `schema_check(v, T)` or `schema_parse(v, T)`
+// with T a type alias: their Ok holds the value that fitted T's schema, so
+// it has T's type, as schema_expect's value does (docs/spec/language.md
+// §10.6); the Err side stays the signature's. Nil for any other call.
+func (c *checker) schemaResult(call *syntax.CallExpr) types.Type {
+	ref := c.info.Refs[call.Fn]
+	if ref == nil || ref.Scope != resolve.Universal || len(call.Args) != 2 ||
+		(call.Fn.Name != "schema_check" && call.Fn.Name != "schema_parse") {
+		return nil
+	}
+	alias := c.schemaAlias(call.Args[1])
+	if alias == nil {
+		return nil
+	}
+	sig, ok := c.librarySig("", call.Fn.Name)
+	r, isResult := sig.result.(*types.Result)
+	if !ok || !isResult {
+		return nil
+	}
+	return &types.Result{Ok: alias, Err: r.Err}
+}
+
 func (c *checker) schemaExpect(call *syntax.CallExpr) bool {
 	ref := c.info.Refs[call.Fn]
 	return call.Fn.Name == "schema_expect" && ref != nil && ref.Scope == resolve.Universal &&

@@ -75,7 +75,7 @@ func init() {
 		writeYAML(&sb, json.Data(a.At(0)), 0)
 		return vm.Str(sb.String()), nil
 	})
-	lib.Def("toml_parse", "toml_parse(s)", "parse a TOML document into a dict (a leading byte-order mark is skipped); errors read as Rust's toml crate words them: TOML parse error: TOML parse error at line L, column C, the line with a caret, then the reason", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("toml_parse", "toml_parse(s) -> dict", "parse a TOML document into a dict (a leading byte-order mark is skipped); errors read as Rust's toml crate words them: TOML parse error: TOML parse error at line L, column C, the line with a caret, then the reason", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		var m map[string]any
 		var err error
 		text := strings.TrimPrefix(a.Text(0), "\ufeff") // a byte-order mark may start a document

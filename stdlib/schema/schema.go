@@ -40,21 +40,21 @@ func init() {
 			return fn(th, a, s)
 		})
 	}
-	lib.Def("json_validate", "json_validate(v, schema)", "true, or throw every violation joined by \"; \"", validating("json_validate", func(th *vm.Thread, a vm.Args, s *Checked) (vm.Value, error) {
+	lib.Def("json_validate", "json_validate(v, schema) -> bool", "true, or throw every violation joined by \"; \"", validating("json_validate", func(th *vm.Thread, a vm.Args, s *Checked) (vm.Value, error) {
 		if errs := s.Validate(th, a.At(0)); len(errs) > 0 {
 			return vm.Value{}, vm.Throwf("%s", strings.Join(errs, "; "))
 		}
 		return vm.True, nil
 	}))
-	lib.Def("schema_check", "schema_check(v, schema)", "Ok(v) or Err({message, errors, value})", validating("schema_check", func(th *vm.Thread, a vm.Args, s *Checked) (vm.Value, error) {
+	lib.Def("schema_check", "schema_check(v, schema) -> Result<any, dict>", "Ok(v) or Err({message, errors, value})", validating("schema_check", func(th *vm.Thread, a vm.Args, s *Checked) (vm.Value, error) {
 		return schemaResult(th, a.At(0), s), nil
 	}))
-	lib.Def("schema_parse", "schema_parse(v, schema)", "schema_check after filling defaults", validating("schema_parse", func(th *vm.Thread, a vm.Args, s *Checked) (vm.Value, error) {
+	lib.Def("schema_parse", "schema_parse(v, schema) -> Result<any, dict>", "schema_check after filling defaults", validating("schema_parse", func(th *vm.Thread, a vm.Args, s *Checked) (vm.Value, error) {
 		return schemaResult(th, applySchemaDefaults(a.At(0), a.At(1), a.At(1), 0), s), nil
 	}))
 	// docs/spec/newer.md §2.22 names schema_report without its fields; these mirror
 	// schema_check's Err payload, plus whether the value passed.
-	lib.Def("schema_report", "schema_report(v, schema, apply_defaults?)", "{ok, message, errors, value}: every violation, without throwing", validating("schema_report", func(th *vm.Thread, a vm.Args, s *Checked) (vm.Value, error) {
+	lib.Def("schema_report", "schema_report(v, schema, apply_defaults?) -> dict", "{ok, message, errors, value}: every violation, without throwing", validating("schema_report", func(th *vm.Thread, a vm.Args, s *Checked) (vm.Value, error) {
 		v := a.At(0)
 		if a.At(2).Truth() {
 			v = applySchemaDefaults(v, a.At(1), a.At(1), 0)
