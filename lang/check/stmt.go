@@ -305,10 +305,14 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		c.narrowFor(s.Cond, true)
 	case *syntax.RequireStmt:
 		c.expr(s.Cond)
+		// a false condition throws the message unchanged, or the string
+		// `require condition failed` (docs/spec/language.md §8.7)
+		thrown := types.Type(types.String)
 		if s.Message != nil {
-			c.expr(s.Message)
+			thrown = c.expr(s.Message)
 		}
-		c.narrowFor(s.Cond, true) // a false condition throws
+		c.throw(thrown, s.At)
+		c.narrowFor(s.Cond, true)
 	case *syntax.MutexStmt:
 		if s.Key != nil {
 			c.expr(s.Key)
