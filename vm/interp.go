@@ -1402,6 +1402,12 @@ loop:
 			err = stack[sp].Object().(*errBox).err
 			stack[sp] = Value{}
 			break loop
+		case compiler.RETRY_COUNT:
+			// a count of attempts is an int (docs/spec/language.md §7.5)
+			if v := stack[sp-1]; v.Kind() != KInt {
+				err = Typef("retry: expected an int count, got %s", v.Type())
+				break loop
+			}
 		case compiler.RETRY_RERAISE:
 			sp--
 			e := stack[sp].Object().(*errBox).err
