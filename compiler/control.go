@@ -314,6 +314,8 @@ func catchTypeName(t syntax.TypeExpr) string {
 // body's value.
 func (f *fcomp) retry(e *syntax.RetryExpr) {
 	f.expr(e.Count)
+	f.line(e.Count.Position())
+	f.emit(RETRY_COUNT)
 	limit := f.temp()
 	f.emit(STORE_LOCAL, limit)
 	count := f.temp()

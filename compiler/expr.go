@@ -263,7 +263,12 @@ func (f *fcomp) expr(e syntax.Expr) {
 			return
 		}
 		f.borrow(e.X)
-		f.line(e.At)
+		// a failed read points at `.name`, not at the start of the chain
+		if e.Dot.Line > 0 {
+			f.line(e.Dot)
+		} else {
+			f.line(e.At)
+		}
 		if e.Optional {
 			f.emit(GET_PROP_OPT, f.name(e.Name), f.cacheSlot())
 		} else {

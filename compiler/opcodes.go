@@ -144,6 +144,7 @@ const (
 	MATCH_FAIL    //     - MATCH_FAIL -
 	RETRY_RERAISE //  err RETRY_RERAISE                     (exhausted retry: re-throw as a thrown value)
 	NON_NIL       //     v NON_NIL v                         (`v!`: error [unwrap_nil] when v is nil)
+	RETRY_COUNT   //     n RETRY_COUNT n                     (`retry n`: Type error unless n is an int)
 
 	// declarations and misc
 	CHECK_PARAM   //              - CHECK_PARAM<i k> -      (runtime parameter type check, k: RType constant)
@@ -226,7 +227,7 @@ var Info = [numOpcodes]OpInfo{
 	SETUP_TRY: {"SETUP_TRY", 1}, POP_TRY: {"POP_TRY", 0}, THROW: {"THROW", 0}, RERAISE: {"RERAISE", 0},
 	CAUGHT: {"CAUGHT", 0}, CATCH_IS: {"CATCH_IS", 2}, CATCHABLE: {"CATCHABLE", 1}, WRAP_OK: {"WRAP_OK", 0},
 	ERR_RESULT: {"ERR_RESULT", 0}, PROPAGATE: {"PROPAGATE", 1}, RAISE: {"RAISE", 2}, MATCH_FAIL: {"MATCH_FAIL", 0},
-	RETRY_RERAISE: {"RETRY_RERAISE", 0}, NON_NIL: {"NON_NIL", 0},
+	RETRY_RERAISE: {"RETRY_RERAISE", 0}, NON_NIL: {"NON_NIL", 0}, RETRY_COUNT: {"RETRY_COUNT", 0},
 	CHECK_PARAM: {"CHECK_PARAM", 2}, IMPL: {"IMPL", 3}, YIELD: {"YIELD", 0}, EMIT: {"EMIT", 0}, JUMP_OPEN: {"JUMP_OPEN", 1},
 	CALL_INTERNAL: {"CALL_INTERNAL", 2},
 	LOCAL_BINOP:   {"LOCAL_BINOP", 4}, LOCAL_BINOP_STORE: {"LOCAL_BINOP_STORE", 6}, LOCAL_BINOP_JUMP: {"LOCAL_BINOP_JUMP", 6},

@@ -428,6 +428,7 @@ loop:
 			fr = &th.frames[k]
 			fr.cl, fr.pc, fr.base, fr.argc = callee, 0, calleeBase, nparams
 			fr.handlers = fr.handlers[:0]
+			fr.tails = fr.tails[:0]
 			fr.nested, fr.callback, fr.method = false, false, calleeMethod
 			rt, code, pc, base = callee.rt, proto.Code, 0, calleeBase
 			continue

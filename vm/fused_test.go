@@ -84,7 +84,7 @@ half([1])
 }
 
 // A property read of a local (LOCAL_GET_PROP) reads struct fields and
-// dict keys as GET_PROP did, and fails at the property (expectation taken
+// dict keys as GET_PROP did, and fails at the property's `.` (expectation taken
 // with the pass off).
 func TestFusedLocalProperty(t *testing.T) {
 	src := `struct P { x: int }
@@ -101,7 +101,7 @@ get(nil)
 	if e != nil {
 		got = describe(e)
 	}
-	want := "Type error: cannot access property `x` on nil (line 3) @3:11 | get t.harn:3:11 |  t.harn:8:1"
+	want := "Type error: cannot access property `x` on nil (line 3) @3:12 | get t.harn:3:12 |  t.harn:8:1"
 	if out != "4\n6\n" || got != want {
 		t.Errorf("got %q %q, want %q", out, got, want)
 	}

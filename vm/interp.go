@@ -411,6 +411,8 @@ loop:
 					for i := dst + n + 1; i < sp; i++ {
 						stack[i] = Value{}
 					}
+					tails := addTail(fr.tails, rt.fn, opPC)
+					fr.tails = nil // the slot is reused: pushFrame must not clear them
 					th.frames = th.frames[:len(th.frames)-1]
 					// pushFrame may grow the stack, copying it up to th.sp:
 					// the moved callee and arguments must be inside.
@@ -418,6 +420,7 @@ loop:
 					if err = th.pushFrame(c, n, dst+1); err != nil {
 						break loop
 					}
+					th.frames[len(th.frames)-1].tails = tails
 					reload()
 					continue
 				}
@@ -1399,6 +1402,12 @@ loop:
 			err = stack[sp].Object().(*errBox).err
 			stack[sp] = Value{}
 			break loop
+		case compiler.RETRY_COUNT:
+			// a count of attempts is an int (docs/spec/language.md §7.5)
+			if v := stack[sp-1]; v.Kind() != KInt {
+				err = Typef("retry: expected an int count, got %s", v.Type())
+				break loop
+			}
 		case compiler.RETRY_RERAISE:
 			sp--
 			e := stack[sp].Object().(*errBox).err
@@ -1599,6 +1608,7 @@ loop:
 				fr = &th.frames[k]
 				fr.cl, fr.pc, fr.base, fr.argc = callee, 0, calleeBase, nparams
 				fr.handlers = fr.handlers[:0]
+				fr.tails = fr.tails[:0]
 				fr.nested, fr.callback, fr.method = false, false, calleeMethod
 			} else {
 				th.frames = append(th.frames, frame{cl: callee, base: calleeBase, argc: nparams, method: calleeMethod})
@@ -1621,6 +1631,7 @@ loop:
 		}
 		if e.tracedBy != th || e.tracedDepth != len(th.frames) {
 			e.Trace = append(e.Trace, TraceFrame{Func: traceName(rt.fn), File: rt.fn.File, Line: line, Col: col})
+			e.Trace = appendTails(e.Trace, fr.tails)
 			e.tracedBy, e.tracedDepth = th, len(th.frames)
 		}
 		if len(th.openIters) > 0 {
@@ -1942,6 +1953,21 @@ func isNaNPair(x, y Value) bool {
 	}
 	g, ok := y.AsFloat()
 	return ok && g != g
+}
+
+// appendTails adds to a trace the callers a frame replaced by tail
+// calls, innermost first, each as often as it was replaced (up to
+// MaxFrames, the most a trace without tail calls could show).
+func appendTails(trace []TraceFrame, tails []tailCaller) []TraceFrame {
+	for i := len(tails) - 1; i >= 0; i-- {
+		t := tails[i]
+		line, col := t.fn.PosAt(t.pc)
+		f := TraceFrame{Func: traceName(t.fn), File: t.fn.File, Line: line, Col: col}
+		for k := 0; k < t.n && k < MaxFrames; k++ {
+			trace = append(trace, f)
+		}
+	}
+	return trace
 }
 
 // traceName is how a stack trace names fn's frame: anonymous closures

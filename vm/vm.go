@@ -318,6 +318,36 @@ type frame struct {
 	// run: a failure leaving it is relabelled as a callback's would be.
 	// Its window starts at the receiver, with no callee slot below.
 	method bool
+	// tails are the callers this frame replaced by tail calls, outermost
+	// first, so that a stack trace still names them (docs/run.md).
+	tails []tailCaller
+}
+
+// tailCaller is a frame a tail call replaced: the function and the pc
+// of its call, and how many times in a row it was replaced (self
+// recursion folds into one entry).
+type tailCaller struct {
+	fn *compiler.Func
+	pc int
+	n  int
+}
+
+// maxTails bounds the distinct callers a frame remembers (mutual tail
+// recursion would otherwise grow the list without end); later ones are
+// not recorded.
+const maxTails = 256
+
+// addTail records that fr's function, at pc, is being replaced by a
+// tail call; it returns the list the new frame inherits.
+func addTail(tails []tailCaller, fn *compiler.Func, pc int) []tailCaller {
+	if k := len(tails) - 1; k >= 0 && tails[k].fn == fn && tails[k].pc == pc {
+		tails[k].n++
+		return tails
+	}
+	if len(tails) >= maxTails {
+		return tails
+	}
+	return append(tails, tailCaller{fn: fn, pc: pc, n: 1})
 }
 
 // result is the stack index where the frame's result goes when it
@@ -738,6 +768,7 @@ func (th *Thread) enterFrame(f *Closure, base, argc int) {
 		fr := &th.frames[n]
 		fr.cl, fr.pc, fr.base, fr.argc = f, 0, base, argc
 		fr.handlers = fr.handlers[:0]
+		fr.tails = fr.tails[:0]
 		fr.nested, fr.callback, fr.method = false, false, false
 	} else {
 		th.frames = append(th.frames, frame{cl: f, base: base, argc: argc})

@@ -206,7 +206,7 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 		return c.tryExpr(e)
 	case *syntax.RetryExpr:
 		// the value of the successful attempt's body (docs/spec/newer.md §1.10)
-		c.expr(e.Count)
+		c.formOperand(e.Count, c.expr(e.Count), types.Int, "retry count", "")
 		return c.bodyValue(e.Body)
 	case *syntax.ParallelExpr:
 		return c.parallel(e)

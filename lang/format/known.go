@@ -95,7 +95,7 @@ func known() map[string][]string {
 		"TernaryExpr":   {"At", "Cond", "Else", "Then"},
 		"RangeExpr":     {"At", "End", "Exclusive", "Start"},
 		"PipeExpr":      {"At", "F", "X"},
-		"MemberExpr":    {"At", "Name", "Optional", "X"},
+		"MemberExpr":    {"At", "Dot", "Name", "Optional", "X"},
 		"IndexExpr":     {"At", "Index", "Optional", "X"},
 		"SliceExpr":     {"At", "Hi", "Lo", "Optional", "X"},
 		"CallExpr":      {"Args", "At", "Fn", "TypeArgs"},

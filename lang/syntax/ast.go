@@ -710,6 +710,7 @@ type PipeExpr struct {
 // MemberExpr is `x.name` or `x?.name`.
 type MemberExpr struct {
 	At       Pos
+	Dot      Pos // the `.` or `?.` (zero when built, not parsed): where a failed read points
 	X        Expr
 	Name     string
 	Optional bool

@@ -256,7 +256,7 @@ func (c cursor) postfix() Expr {
 				c.next()
 				x = &StructLit{At: ns.At, NS: ns, Name: name, Fields: c.dictEntries()}
 			} else {
-				x = &MemberExpr{At: x.Position(), X: x, Name: name, Optional: t.Value == "?."}
+				x = &MemberExpr{At: x.Position(), Dot: at(t.Pos), X: x, Name: name, Optional: t.Value == "?."}
 			}
 		case c.nl():
 			return x
