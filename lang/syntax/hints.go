@@ -290,7 +290,7 @@ func tryForm(toks []lexer.Token, at int, wanted string) string {
 			return "`try` takes a block: `try { … }` gives a Result, `try { … } catch (e) { … }` handles the failure"
 		}
 	case isKw(t, "catch") && strings.HasSuffix(wanted, "separator (`;` or newline)") && at >= 1 && isPunct(&toks[at-1], "}"):
-		open := matchingOpen(toks, at-1)
+		open := openBracket(toks, at-2) // the `{` the `}` closes
 		switch {
 		case open >= 1 && isKw(&toks[open-1], "finally"):
 			return "`catch` comes before `finally`: `try { … } catch (e) { … } finally { … }`"
@@ -303,24 +303,6 @@ func tryForm(toks []lexer.Token, at int, wanted string) string {
 	return ""
 }
 
-// matchingOpen is the index of the bracket that the closing bracket
-// toks[at] closes, or -1.
-func matchingOpen(toks []lexer.Token, at int) int {
-	depth := 0
-	for i := at; i >= 0; i-- {
-		switch {
-		case isPunct(&toks[i], ")") || isPunct(&toks[i], "]") || isPunct(&toks[i], "}"):
-			depth++
-		case isPunct(&toks[i], "(") || isPunct(&toks[i], "[") || isPunct(&toks[i], "{"):
-			depth--
-			if depth == 0 {
-				return i
-			}
-		}
-	}
-	return -1
-}
-
 // catchHeader reports whether the `{` at toks[open] starts a catch body:
 // `catch {`, `catch e {` or `catch (…) {`.
 func catchHeader(toks []lexer.Token, open int) bool {
@@ -331,7 +313,7 @@ func catchHeader(toks []lexer.Token, open int) bool {
 	case toks[before].Type == tIdent:
 		return before >= 1 && isKw(&toks[before-1], "catch")
 	case isPunct(&toks[before], ")"):
-		p := matchingOpen(toks, before)
+		p := openBracket(toks, before-1) // the `(` the `)` closes
 		return p >= 1 && isKw(&toks[p-1], "catch")
 	}
 	return false
