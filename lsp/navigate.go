@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/harnlang/harn/interp"
@@ -472,14 +471,12 @@ func hasWord(text, name string) bool {
 		end := i + len(name)
 		r, _ := utf8.DecodeLastRuneInString(text[:i])
 		after, _ := utf8.DecodeRuneInString(text[end:])
-		if (i == 0 || !isIdentRune(r)) && (end == len(text) || !isIdentRune(after)) {
+		if (i == 0 || !syntax.IsIdentChar(r)) && (end == len(text) || !syntax.IsIdentChar(after)) {
 			return true
 		}
 		from = i + 1
 	}
 }
-
-func isIdentRune(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 // uses lists the positions in this analysis whose identifiers refer to the
 // declaration at target (imported names included, at their import, names
