@@ -1956,15 +1956,17 @@ func isNaNPair(x, y Value) bool {
 }
 
 // appendTails adds to a trace the callers a frame replaced by tail
-// calls, innermost first, each as often as it was replaced (up to
-// MaxFrames, the most a trace without tail calls could show).
+// calls, innermost first, each as often as it was replaced, up to
+// MaxFrames in all (the most a trace without tail calls could show).
 func appendTails(trace []TraceFrame, tails []tailCaller) []TraceFrame {
-	for i := len(tails) - 1; i >= 0; i-- {
+	room := MaxFrames
+	for i := len(tails) - 1; i >= 0 && room > 0; i-- {
 		t := tails[i]
 		line, col := t.fn.PosAt(t.pc)
 		f := TraceFrame{Func: traceName(t.fn), File: t.fn.File, Line: line, Col: col}
-		for k := 0; k < t.n && k < MaxFrames; k++ {
+		for k := 0; k < t.n && room > 0; k++ {
 			trace = append(trace, f)
+			room--
 		}
 	}
 	return trace
