@@ -148,6 +148,8 @@ func resultKinds(t string) (kinds, elems []string, ok bool) {
 			}
 		case strings.HasPrefix(member, "dict<"), strings.HasPrefix(member, "{"):
 			kinds = append(kinds, "dict")
+		case strings.HasPrefix(member, "Result<"):
+			kinds = append(kinds, "enum") // Ok(v) / Err(e)
 		case strings.HasPrefix(member, "set<"):
 			kinds = append(kinds, "set")
 		case strings.HasPrefix(member, "tuple<"):
