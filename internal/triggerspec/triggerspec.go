@@ -133,6 +133,12 @@ func IDProblem(id string) string {
 	return fmt.Sprintf("%q may contain only letters, digits, '.', '_' and '-' and must start with a letter or digit", id)
 }
 
+// KnownKind reports whether kind is one of Kinds. A check that depends on
+// the kind (only a cron trigger has a schedule …) runs only for a known
+// one: a misspelt kind ("crn") is reported once, on `kind`, not again on
+// every field the intended kind takes.
+func KnownKind(kind string) bool { return slices.Contains(Kinds, kind) }
+
 // KindProblem is what is wrong with a non-empty binding kind.
 func KindProblem(kind string) string {
 	if slices.Contains(Kinds, kind) {

@@ -355,3 +355,28 @@ func TestCronFieldMessages(t *testing.T) {
 		}
 	}
 }
+
+// A misspelt or mistyped kind is one problem, on `kind`: the fields its
+// intended kind takes (a cron schedule and time zone, a webhook table)
+// are not refused as well, since "crn" was meant as cron
+// (docs/spec/orchestrator.md §2: invalid field values fail loading).
+func TestUnknownKindIsOneProblem(t *testing.T) {
+	cases := []struct{ body, want string }{
+		{"kind = \"crn\"\nschedule = \"* * * * *\"\ntimezone = \"UTC\"",
+			`harn.toml:1: [[triggers]][0] (id "x"): kind: unknown kind "crn" (did you mean cron?)`},
+		{"kind = 5\nschedule = \"* * * * *\"", `harn.toml:1: [[triggers]][0] (id "x"): kind: must be a string`},
+		{"kind = \"webhok\"\nwebhook = { path = \"/in\" }",
+			`harn.toml:1: [[triggers]][0] (id "x"): kind: unknown kind "webhok" (did you mean webhook?)`},
+	}
+	for _, c := range cases {
+		_, err := Parse("harn.toml", []byte("[[triggers]]\nid = \"x\"\nhandler = \"f\"\n"+c.body+"\n"))
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%q:\n got %v\nwant %s", c.body, err, c.want)
+		}
+	}
+	// a known kind still refuses what it does not take
+	_, err := Parse("harn.toml", []byte("[[triggers]]\nid = \"x\"\nhandler = \"f\"\nkind = \"manual\"\nschedule = \"* * * * *\"\n"))
+	if err == nil || !strings.Contains(err.Error(), "schedule: only a cron trigger has a schedule") {
+		t.Errorf("manual with schedule: %v", err)
+	}
+}

@@ -395,7 +395,7 @@ func (v *validator) binding(m *Manifest, t map[string]any, prefix string, own ma
 				v.fail(f("timezone"), "%s", msg)
 			}
 		}
-	} else {
+	} else if triggerspec.KnownKind(tr.Kind) {
 		if tr.Schedule != "" {
 			v.fail(f("schedule"), triggerspec.ScheduleOnCron)
 		}
@@ -539,7 +539,9 @@ func (v *validator) binding(m *Manifest, t map[string]any, prefix string, own ma
 	pushed := tr.Kind == "webhook" || tr.Kind == "a2a-push"
 	if raw, ok := t["webhook"]; ok {
 		if !pushed {
-			v.fail(f("webhook"), "only a webhook or a2a-push trigger has a `webhook` table")
+			if triggerspec.KnownKind(tr.Kind) {
+				v.fail(f("webhook"), "only a webhook or a2a-push trigger has a `webhook` table")
+			}
 		} else if wt, ok := v.table(raw, f("webhook"), "path", "secret_env", "signature_header", "timestamp_header", "scheme", "replay_window", "delivery_header"); ok {
 			tr.Webhook = v.webhook(tr, wt, f)
 		}

@@ -226,7 +226,7 @@ func validate(spec *vm.Dict) (*binding, error) {
 				c.fail("timezone", msg)
 			}
 		}
-	} else {
+	} else if triggerspec.KnownKind(kind) {
 		if b.schedule != "" {
 			c.fail("schedule", triggerspec.ScheduleOnCron)
 		}
