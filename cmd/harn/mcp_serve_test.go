@@ -407,7 +407,11 @@ func TestMcpServeRefusals(t *testing.T) {
 		// A key list with no key would serve without authentication.
 		{[]string{"mcp", "serve", "--config", fixtureManifest, "--state-dir", dir, "--transport", "http", "--bind", "127.0.0.1:0"}, []string{"HARN_ORCHESTRATOR_API_KEYS= , "}, 1, `error: HARN_ORCHESTRATOR_API_KEYS holds no API key (" , "); give one or more keys separated by commas`},
 		{[]string{"orchestrator", "inspect", "--config", fixtureManifest, "--state-dir", filepath.Join(dir, "mistyped")}, []string{"HARN_EVENT_LOG_URL="}, 1, "error: no state directory " + filepath.Join(dir, "mistyped") + " (start harn mcp serve with it first, or pass --state-dir)"},
-		{[]string{"orchestrator", "fire"}, nil, 2, "fire takes 1 argument(s)"},
+		{[]string{"orchestrator", "fire"}, nil, 2, "error: fire needs TRIGGER_ID\n"},
+		{[]string{"orchestrator", "fire", "a", "b"}, nil, 2, "error: fire takes one argument, TRIGGER_ID; got 2: a b\n"},
+		{[]string{"orchestrator", "dlq", "retry"}, nil, 2, "error: dlq retry needs ENTRY_ID\n"},
+		{[]string{"orchestrator", "queue", "extra"}, nil, 2, "error: queue takes no argument, got extra\n"},
+		{[]string{"orchestrator", "dlq", "show"}, nil, 2, "error: unknown dlq command \"show\" (list or retry)\n"},
 		{[]string{"orchestrator", "fire", "nope", "--config", fixtureManifest, "--state-dir", dir}, nil, 1, "error: unknown manifest binding 'nope'"},
 		{[]string{"orchestrator", "queue", "--payload", "{}"}, nil, 2, "--payload applies to fire only"},
 		{[]string{"orchestrator", "fire", "manual-ok", "--payload", "[1,2]"}, nil, 2, "error: --payload must be a JSON object (the event fields merged over the synthetic event), got array"},

@@ -103,18 +103,27 @@ func cmdOrchestrator(args []string, stdout, stderr io.Writer) int {
 	}
 	cmd := pos[0]
 	if cmd == "dlq" {
-		if len(pos) < 2 || (pos[1] != "list" && pos[1] != "retry") {
+		switch {
+		case len(pos) < 2:
 			return usage("dlq needs list or retry")
+		case pos[1] != "list" && pos[1] != "retry":
+			return usage("unknown dlq command %q (list or retry)", pos[1])
 		}
 		cmd, pos = "dlq "+pos[1], pos[1:]
 	}
-	want := map[string]int{"fire": 1, "replay": 1, "queue": 0, "dlq list": 0, "dlq retry": 1, "inspect": 0}
-	n, known := want[cmd]
+	// the one positional argument of each command, "" for none
+	want := map[string]string{"fire": "TRIGGER_ID", "replay": "EVENT_ID", "queue": "", "dlq list": "", "dlq retry": "ENTRY_ID", "inspect": ""}
+	arg, known := want[cmd]
 	if !known {
 		return usage("unknown orchestrator command %q", cmd)
 	}
-	if len(pos)-1 != n {
-		return usage("%s takes %d argument(s)", cmd, n)
+	switch extra := pos[1:]; {
+	case arg == "" && len(extra) > 0:
+		return usage("%s takes no argument, got %s", cmd, strings.Join(extra, " "))
+	case arg != "" && len(extra) == 0:
+		return usage("%s needs %s", cmd, arg)
+	case arg != "" && len(extra) > 1:
+		return usage("%s takes one argument, %s; got %d: %s", cmd, arg, len(extra), strings.Join(extra, " "))
 	}
 	if payload != "" && cmd != "fire" {
 		return usage("--payload applies to fire only")
