@@ -717,11 +717,20 @@ func TestTrustQueryLimitKeepsNewest(t *testing.T) {
 		{map[string]any{"limit": 2, "tier": "act_auto", "until": 1754000002}, "e1 e2"},
 		{map[string]any{"limit": 0}, ""},
 		{map[string]any{"tier": "act_auto"}, "e0 e1 e2 e3 e4"},
+		// an integer written 3.0 or 2e0 is that integer (the schema's
+		// "integer", docs/spec/orchestrator.md §5: limit int ≥ 0), and one
+		// past int64 keeps every match
+		{map[string]any{"limit": json.Number("3.0")}, "e202 e203 e204"},
+		{map[string]any{"limit": json.Number("2e0"), "tier": "act_auto"}, "e3 e4"},
+		{map[string]any{"limit": json.Number("99999999999999999999"), "tier": "act_auto"}, "e0 e1 e2 e3 e4"},
 	} {
 		if got := ids(tc.args); got != tc.want {
 			t.Errorf("%v: got %q, want %q", tc.args, got, tc.want)
 		}
 	}
+	c.fails("harn.trust.query", map[string]any{"limit": json.Number("-1.0")}, "invalid value for field `limit`: must be at least 0")
+	c.fails("harn.trust.query", map[string]any{"limit": json.Number("-99999999999999999999")}, "invalid value for field `limit`: must be at least 0")
+	c.fails("harn.trust.query", map[string]any{"limit": json.Number("1.5")}, "invalid type for field `limit`: expected an integer, got number")
 }
 
 // A call's stderr line is exactly docs/spec/orchestrator.md §12's form:

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"sort"
@@ -488,7 +489,7 @@ func (f *field) check(v any) error {
 		if !ok || !jsonv.IsInteger(n) {
 			return bad("an integer")
 		}
-		if i, err := n.Int64(); f.min != nil && (err != nil || i < *f.min) {
+		if f.min != nil && integerValue(n) < *f.min {
 			return fmt.Errorf("invalid value for field `%s`: must be at least %d", f.name, *f.min)
 		}
 	case "enum":
@@ -508,6 +509,26 @@ func (f *field) check(v any) error {
 		}
 	}
 	return nil
+}
+
+// integerValue is the value of a JSON number that check accepted as an
+// integer: 3.0 and 3e0 are 3, as JSON Schema's "integer" counts them, and
+// one beyond int64 is clamped to its range (a limit that large keeps
+// every record).
+func integerValue(n json.Number) int64 {
+	if i, err := n.Int64(); err == nil {
+		return i
+	}
+	r, ok := jsonv.Rat(n)
+	switch {
+	case !ok:
+		return 0
+	case r.Num().IsInt64():
+		return r.Num().Int64()
+	case r.Sign() < 0:
+		return math.MinInt64
+	}
+	return math.MaxInt64
 }
 
 // parseTimestamp reads RFC 3339, or unix seconds (up to 10 digits) or
@@ -633,7 +654,7 @@ func (s *Server) trustQuery(c *callCtx, args map[string]any) (any, error) {
 	}
 	results := []any{}
 	if lim, ok := args["limit"].(json.Number); ok {
-		n, _ := lim.Int64()
+		n := integerValue(lim)
 		for i := len(recs) - 1; i >= 0 && int64(len(results)) < n; i-- {
 			if f.match(recs[i]) {
 				results = append(results, recs[i].payload)
