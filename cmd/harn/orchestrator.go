@@ -399,7 +399,7 @@ func printHuman(w io.Writer, cmd string, out any) {
 			fmt.Fprintf(w, "in flight %d, waiting for retry %d, dead letters %d\n", d.InFlight, d.RetryQueueDepth, d.DLQDepth)
 			for _, k := range []string{"inbox", "outbox", "attempts", "dlq"} {
 				tp := v[k].(orchestrator.TopicPreview)
-				fmt.Fprintf(w, "%-9s %d records\n", k, tp.Count)
+				fmt.Fprintf(w, "%-9s %d %s\n", k, tp.Count, plural(int(tp.Count), "record", "records"))
 				for _, p := range tp.Head {
 					fmt.Fprintf(w, "  #%d %s %s %s\n", p.EventID, time.UnixMilli(p.OccurredAtMs).UTC().Format(time.RFC3339), p.Kind, p.Headers["event_id"])
 				}

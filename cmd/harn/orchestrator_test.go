@@ -38,6 +38,28 @@ func TestOrchestratorDLQListCountsAttempts(t *testing.T) {
 	}
 }
 
+// TestOrchestratorQueueCountsRecords: `harn orchestrator queue` counts
+// each topic's records in words that agree with the count ("1 record",
+// "0 records"), as dlq list counts attempts.
+func TestOrchestratorQueueCountsRecords(t *testing.T) {
+	state := t.TempDir()
+	serveOnce(t, fixtureManifest, state)
+	project := []string{"--config", fixtureManifest, "--state-dir", state}
+	var out, errb bytes.Buffer
+	if code := run(append([]string{"orchestrator", "fire", "cron-fail"}, project...), nil, &out, &errb); code != 1 {
+		t.Fatalf("fire cron-fail: exit %d\n%s%s", code, out.String(), errb.String())
+	}
+	out.Reset()
+	if code := run(append([]string{"orchestrator", "queue"}, project...), nil, &out, &errb); code != 0 {
+		t.Fatalf("queue: exit %d\n%s", code, errb.String())
+	}
+	for _, want := range []string{"\noutbox    1 record\n", "\nattempts  1 record\n", "\ndlq       1 record\n"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("queue lacks %q:\n%s", want, out.String())
+		}
+	}
+}
+
 // TestOrchestratorJSONKeepsHTMLCharacters: `--json` is the tools' JSON
 // (docs/orchestrator.md), which writes `<`, `>` and `&` as they are; so
 // does the text output's result line.
