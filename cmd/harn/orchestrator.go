@@ -370,6 +370,9 @@ func compact(v any) string {
 func printHuman(w io.Writer, cmd string, out any) {
 	handle := func(h orchestrator.Handle) {
 		fmt.Fprintf(w, "event:   %s\nbinding: %s (version %d)\nstatus:  %s\n", h.EventID, h.BindingID, h.BindingVersion, h.Status)
+		if h.Duplicate {
+			fmt.Fprintln(w, "duplicate: an event with the same key (dedupe_key) was accepted first; this is its handle")
+		}
 		if h.ReplayOfEventID != nil {
 			fmt.Fprintf(w, "replay of: %s\n", *h.ReplayOfEventID)
 		}

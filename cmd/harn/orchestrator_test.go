@@ -60,6 +60,34 @@ func TestOrchestratorQueueCountsRecords(t *testing.T) {
 	}
 }
 
+// TestOrchestratorFireSaysDuplicate: a fire that its binding's
+// dedupe_key finds already accepted gets the first event's handle
+// (docs/orchestrator.md, dedupe_key); the text output says so, as
+// --json does with "duplicate": true, rather than showing the first
+// event as if it had just run.
+func TestOrchestratorFireSaysDuplicate(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"harn.toml": "[[triggers]]\nid = \"d\"\nkind = \"manual\"\nhandler = \"echo\"\ndedupe_key = \"payload.order_id\"\n",
+		"lib.harn":  "fn echo(e) { return e.payload }\n",
+	})
+	serveOnce(t, filepath.Join(dir, "harn.toml"), filepath.Join(dir, "state"))
+	project := []string{"--config", filepath.Join(dir, "harn.toml"), "--state-dir", filepath.Join(dir, "state"), "--payload", `{"payload": {"order_id": 7}}`}
+	var outs []string
+	for range 2 {
+		var out, errb bytes.Buffer
+		if code := run(append([]string{"orchestrator", "fire", "d"}, project...), nil, &out, &errb); code != 0 {
+			t.Fatalf("fire: exit %d\n%s%s", code, out.String(), errb.String())
+		}
+		outs = append(outs, out.String())
+	}
+	if strings.Contains(outs[0], "duplicate") {
+		t.Errorf("first fire says duplicate:\n%s", outs[0])
+	}
+	if !strings.Contains(outs[1], "\nduplicate: an event with the same key (dedupe_key) was accepted first; this is its handle\n") {
+		t.Errorf("second fire does not say duplicate:\n%s", outs[1])
+	}
+}
+
 // TestOrchestratorJSONKeepsHTMLCharacters: `--json` is the tools' JSON
 // (docs/orchestrator.md), which writes `<`, `>` and `&` as they are; so
 // does the text output's result line.
