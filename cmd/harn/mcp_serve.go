@@ -86,6 +86,11 @@ func (f *orchestratorFlags) take(args []string, i int) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	if val == "" {
+		// "" is no path: it would read as the current directory's
+		// nothing ("cannot create state directory : …")
+		return 0, fmt.Errorf("%s needs a value, got an empty one", name)
+	}
 	*dst = val
 	return last - i + 1, nil
 }

@@ -407,6 +407,9 @@ func TestMcpServeRefusals(t *testing.T) {
 		// A key list with no key would serve without authentication.
 		{[]string{"mcp", "serve", "--config", fixtureManifest, "--state-dir", dir, "--transport", "http", "--bind", "127.0.0.1:0"}, []string{"HARN_ORCHESTRATOR_API_KEYS= , "}, 1, `error: HARN_ORCHESTRATOR_API_KEYS holds no API key (" , "); give one or more keys separated by commas`},
 		{[]string{"orchestrator", "inspect", "--config", fixtureManifest, "--state-dir", filepath.Join(dir, "mistyped")}, []string{"HARN_EVENT_LOG_URL="}, 1, "error: no state directory " + filepath.Join(dir, "mistyped") + " (start harn mcp serve with it first, or pass --state-dir)"},
+		{[]string{"mcp", "serve", "--state-dir", ""}, nil, 2, "error: --state-dir needs a value, got an empty one\n"},
+		{[]string{"mcp", "serve", "--config="}, nil, 2, "error: --config needs a value, got an empty one\n"},
+		{[]string{"orchestrator", "queue", "--manifest", ""}, nil, 2, "error: --manifest needs a value, got an empty one\n"},
 		{[]string{"orchestrator", "fire"}, nil, 2, "error: fire needs TRIGGER_ID\n"},
 		{[]string{"orchestrator", "fire", "a", "b"}, nil, 2, "error: fire takes one argument, TRIGGER_ID; got 2: a b\n"},
 		{[]string{"orchestrator", "dlq", "retry"}, nil, 2, "error: dlq retry needs ENTRY_ID\n"},
