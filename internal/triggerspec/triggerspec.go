@@ -18,6 +18,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -260,7 +261,9 @@ func ScheduleProblem(schedule string) string {
 		return "is required for a cron trigger"
 	}
 	if _, err := ParseSchedule(schedule); err != nil {
-		return fmt.Sprintf("invalid cron expression %q: %v", schedule, err)
+		// robfig/cron's day-of-week maximum is 6; 7 (Sunday) is read too
+		msg := strings.ReplaceAll(err.Error(), "above maximum (6)", "above maximum (7)")
+		return fmt.Sprintf("invalid cron expression %q: %s", schedule, msg)
 	}
 	return ""
 }
@@ -292,7 +295,7 @@ var cronParser = cron.NewParser(cron.SecondOptional | cron.Minute | cron.Hour | 
 // with a wildcard minute or hour (every minute, @hourly, @every) runs on
 // real time.
 func ParseSchedule(expr string) (cron.Schedule, error) {
-	s, err := cronParser.Parse(expr)
+	s, err := cronParser.Parse(sundayAsSeven(expr))
 	if err != nil {
 		return nil, err
 	}
@@ -303,6 +306,47 @@ func ParseSchedule(expr string) (cron.Schedule, error) {
 	wall := *spec
 	wall.Location = time.UTC
 	return wallSchedule{loc: spec.Location, wall: &wall}, nil
+}
+
+// sundayAsSeven rewrites a day-of-week field that names Sunday 7, as
+// classic cron allows (0 and 7 are both Sunday: `0 9 * * 7`,
+// `0 9 * * 5-7`), into the 0–6 robfig/cron reads: 7 becomes 0, and a
+// range or step that reaches 7 becomes the list of its days (`5-7` is
+// `5,6,0`, and `1-7/2` is `1,3,5,0`). Other fields,
+// descriptors and a day field without 7 are left as written, so their
+// errors keep their text.
+func sundayAsSeven(expr string) string {
+	fields := strings.Fields(expr)
+	if len(fields) != 5 && len(fields) != 6 {
+		return expr
+	}
+	dow := fields[len(fields)-1]
+	if !strings.Contains(dow, "7") {
+		return expr
+	}
+	parts := strings.Split(dow, ",")
+	for i, part := range parts {
+		rng, step, stepped := strings.Cut(part, "/")
+		lo, hi, isRange := strings.Cut(rng, "-")
+		a, errA := strconv.Atoi(lo)
+		b, errB := strconv.Atoi(hi)
+		n, errN := strconv.Atoi(step)
+		switch {
+		case !isRange && !stepped && rng == "7":
+			parts[i] = "0"
+		case isRange && errA == nil && errB == nil && b == 7 && a >= 0 && a <= 7 && (!stepped || errN == nil && n > 0):
+			if !stepped {
+				n = 1
+			}
+			var days []string
+			for d := a; d <= b; d += n {
+				days = append(days, strconv.Itoa(d%7))
+			}
+			parts[i] = strings.Join(days, ",")
+		}
+	}
+	fields[len(fields)-1] = strings.Join(parts, ",")
+	return strings.Join(fields, " ")
 }
 
 // fixedTime reports whether a schedule's minute and hour fields are

@@ -139,3 +139,37 @@ func TestNewIDs(t *testing.T) {
 		t.Errorf("trace ids %q then %q: wrong source or not in order", a, b)
 	}
 }
+
+// A day-of-week of 7 is Sunday, as in classic cron (docs/orchestrator.md,
+// schedule): alone, in a list, and at the end of a range or a stepped
+// range; 8 and ranges past 7 stay refused.
+func TestSundayAsSeven(t *testing.T) {
+	for expr, want := range map[string]string{
+		"0 9 * * 7":       "0 9 * * 0",
+		"0 9 * * 5-7":     "0 9 * * 5,6,0",
+		"0 9 * * 1-7/2":   "0 9 * * 1,3,5,0",
+		"0 9 * * 0,7":     "0 9 * * 0,0",
+		"0 0 9 * * 7":     "0 0 9 * * 0",
+		"0 9 * * 1-5":     "0 9 * * 1-5",
+		"7 7 7 7 *":       "7 7 7 7 *",
+		"@every 7m":       "@every 7m",
+		"0 0 * * MON-FRI": "0 0 * * MON-FRI",
+	} {
+		if got := sundayAsSeven(expr); got != want {
+			t.Errorf("sundayAsSeven(%q) = %q, want %q", expr, got, want)
+		}
+	}
+	sun := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC) // a Sunday
+	for _, expr := range []string{"0 9 * * 7", "0 9 * * SUN", "0 9 * * 0"} {
+		s, err := ParseSchedule(expr)
+		if err != nil {
+			t.Fatalf("%q: %v", expr, err)
+		}
+		if next := s.Next(sun.Add(-time.Hour)); !next.Equal(sun.Add(9 * time.Hour)) {
+			t.Errorf("%q: next %v, want %v", expr, next, sun.Add(9*time.Hour))
+		}
+	}
+	if got := ScheduleProblem("0 9 * * 8"); got != `invalid cron expression "0 9 * * 8": end of range (8) above maximum (7): 8` {
+		t.Errorf("day 8: %q", got)
+	}
+}
