@@ -260,10 +260,17 @@ func ScheduleProblem(schedule string) string {
 	if schedule == "" {
 		return "is required for a cron trigger"
 	}
-	if _, err := ParseSchedule(schedule); err != nil {
+	s, err := ParseSchedule(schedule)
+	if err != nil {
 		// robfig/cron's day-of-week maximum is 6; 7 (Sunday) is read too
 		msg := strings.ReplaceAll(err.Error(), "above maximum (6)", "above maximum (7)")
 		return fmt.Sprintf("invalid cron expression %q: %s", schedule, msg)
+	}
+	// Each field can be valid and the whole match no date (February 30,
+	// April 31): such a trigger would never fire. Next looks five years
+	// ahead, which from 2000 includes two February 29ths.
+	if s.Next(time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)).IsZero() {
+		return fmt.Sprintf("cron expression %q matches no date: the month has no such day, so the trigger would never fire", schedule)
 	}
 	return ""
 }

@@ -1,6 +1,7 @@
 package triggerspec
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -171,5 +172,23 @@ func TestSundayAsSeven(t *testing.T) {
 	}
 	if got := ScheduleProblem("0 9 * * 8"); got != `invalid cron expression "0 9 * * 8": end of range (8) above maximum (7): 8` {
 		t.Errorf("day 8: %q", got)
+	}
+}
+
+// A schedule whose day and month never meet (February 30, April 31) is
+// refused: the trigger would never fire. February 29 fires in leap years,
+// and a day of the week as well as a day of the month fires on either
+// (classic cron), so those stay accepted.
+func TestScheduleThatNeverFires(t *testing.T) {
+	for _, expr := range []string{"0 0 30 2 *", "0 0 31 4,6,9,11 *", "0 0 0 31 11 *"} {
+		want := fmt.Sprintf("cron expression %q matches no date: the month has no such day, so the trigger would never fire", expr)
+		if got := ScheduleProblem(expr); got != want {
+			t.Errorf("%q: %q, want %q", expr, got, want)
+		}
+	}
+	for _, expr := range []string{"0 0 29 2 *", "0 0 31 * *", "0 0 31 2,3 *", "0 0 30 2 1", "@yearly"} {
+		if got := ScheduleProblem(expr); got != "" {
+			t.Errorf("%q refused: %s", expr, got)
+		}
 	}
 }

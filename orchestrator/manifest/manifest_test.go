@@ -133,6 +133,8 @@ func TestRefusals(t *testing.T) {
 		{`id = "x"` + "\nkind = \"cron\"\nhandler = \"f\"", `schedule: is required for a cron trigger`},
 		{`id = "x"` + "\nkind = \"cron\"\nhandler = \"f\"\nschedule = \"every day\"", `schedule: invalid cron expression "every day"`},
 		{`id = "x"` + "\nkind = \"cron\"\nhandler = \"f\"\nschedule = \"* * * * *\"\ntimezone = \"Mars/Olympus\"", `timezone: unknown time zone "Mars/Olympus"`},
+		{`id = "x"` + "\nkind = \"cron\"\nhandler = \"f\"\nschedule = \"0 9 30 2 *\"", `schedule: cron expression "0 9 30 2 *" matches no date: the month has no such day, so the trigger would never fire`},
+		{`id = "x"` + "\nkind = \"cron\"\nhandler = \"f\"\nschedule = \"0 9 * * 8\"", `schedule: invalid cron expression "0 9 * * 8": end of range (8) above maximum (7): 8`},
 		{`id = "x"` + "\nkind = \"cron\"\nhandler = \"f\"\nschedule = \"CRON_TZ=Asia/Tokyo 0 9 * * *\"", `schedule: "CRON_TZ=Asia/Tokyo" does not belong in the schedule: write timezone = "Asia/Tokyo"`},
 		{`id = "x"` + "\nkind = \"cron\"\nhandler = \"f\"\nschedule = \"TZ=UTC @daily\"", `schedule: "TZ=UTC" does not belong in the schedule: write timezone = "UTC"`},
 		{`id = "x"` + "\nkind = \"manual\"\nhandler = \"f\"\nschedule = \"* * * * *\"", `schedule: only a cron trigger has a schedule`},
