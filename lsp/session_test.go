@@ -43,7 +43,7 @@ func session(t *testing.T, msgs ...string) (out []map[string]any, stderr string,
 	go func() { done <- cmd.Wait() }()
 	select {
 	case <-done:
-	case <-time.After(30 * time.Second):
+	case <-time.After(3 * time.Minute): // generous: -race on a loaded 2-core machine took over 30 s
 		cmd.Process.Kill()
 		t.Fatal("the server did not stop")
 	}
