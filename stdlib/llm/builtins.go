@@ -232,7 +232,7 @@ func init() {
 	lib.Def("llm_resolve_model", "llm_resolve_model(name) -> dict", "{id, provider} of a model alias (sonnet, haiku, gpt-4o-mini, …) or id", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		name, ok := a.Str(0)
 		if !ok || strings.TrimSpace(name) == "" {
-			return vm.Value{}, vm.Throwf("llm_resolve_model: expected a model name, got %s", lib.Display(a.At(0)))
+			return vm.Value{}, vm.Throwf("llm_resolve_model: expected a model name, got %s", lib.Shown(a.At(0)))
 		}
 		if p, ok := customModel(customProviders(th), name); ok {
 			return vm.Of(lib.DictOf("id", vm.Str(name), "provider", vm.Str(p))), nil

@@ -256,7 +256,7 @@ func register(th *vm.Thread, name string, cfg *vm.Dict) (provider, error) {
 		}
 		s, ok := v.AsString()
 		if !ok || strings.TrimSpace(s.Go()) == "" {
-			return "", vm.Throwf("%s: %s must be a non-empty string, got %s", fn, k, lib.Display(v))
+			return "", vm.Throwf("%s: %s must be a non-empty string, got %s", fn, k, lib.Shown(v))
 		}
 		return strings.TrimSpace(s.Go()), nil
 	}
@@ -468,7 +468,7 @@ func init() {
 		const fn = "llm_rate_limit"
 		name, ok := a.Str(0)
 		if !ok || name == "" {
-			return vm.Value{}, vm.Throwf("%s: provider must be a provider name, got %s", fn, lib.Display(a.At(0)))
+			return vm.Value{}, vm.Throwf("%s: provider must be a provider name, got %s", fn, lib.Shown(a.At(0)))
 		}
 		if _, ok := lookupProvider(th, name); !ok {
 			return vm.Value{}, vm.Throwf("%s: unknown provider %q (known: %s)", fn, name, providerNames(customProviders(th)...))
@@ -497,7 +497,7 @@ func init() {
 		const fn = "with_rate_limit"
 		name, ok := a.Str(0)
 		if !ok || name == "" {
-			return vm.Value{}, vm.Throwf("%s: name must be a non-empty string, got %s", fn, lib.Display(a.At(0)))
+			return vm.Value{}, vm.Throwf("%s: name must be a non-empty string, got %s", fn, lib.Shown(a.At(0)))
 		}
 		rpm, err := rpmArg(fn, a.At(1))
 		if err != nil {
@@ -563,7 +563,7 @@ func init() {
 		const fn = "provider_register"
 		name, ok := a.Str(0)
 		if !ok || strings.TrimSpace(name) == "" {
-			return vm.Value{}, vm.Throwf("%s: name must be a non-empty string, got %s", fn, lib.Display(a.At(0)))
+			return vm.Value{}, vm.Throwf("%s: name must be a non-empty string, got %s", fn, lib.Shown(a.At(0)))
 		}
 		name = strings.ToLower(strings.TrimSpace(name))
 		if _, native := providerByName(name); native {
