@@ -53,7 +53,7 @@ func contextPackManifest(name string, d *vm.Dict) (*vm.Dict, error) {
 		} else if s, ok := v.AsString(); ok && s.Go() != "" {
 			version = v
 		} else {
-			return nil, vm.Throwf("%s: `version` must be a non-empty string, got %s", name, lib.Display(v))
+			return nil, vm.Throwf("%s: `version` must be a non-empty string, got %s", name, lib.Shown(v))
 		}
 	}
 	description := vm.Str("")

@@ -65,7 +65,7 @@ func transcriptOptions(fn string, d *vm.Dict) (string, vm.Value, error) {
 	if v := lib.Get(d, "id"); !v.IsNil() {
 		s, ok := v.AsString()
 		if !ok || s.Go() == "" {
-			return "", vm.Value{}, vm.Throwf("%s: id must be a non-empty string, got %s", fn, lib.Display(v))
+			return "", vm.Value{}, vm.Throwf("%s: id must be a non-empty string, got %s", fn, lib.Shown(v))
 		}
 		id = s.Go()
 	}

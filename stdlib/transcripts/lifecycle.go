@@ -139,7 +139,7 @@ func readAsset(fn string, v vm.Value) (*vm.Dict, error) {
 	}
 	n, ok := lib.Get(d, "name").AsString()
 	if !ok || n.Go() == "" {
-		return nil, vm.Throwf("%s: asset name must be a non-empty string, got %s", fn, lib.Display(lib.Get(d, "name")))
+		return nil, vm.Throwf("%s: asset name must be a non-empty string, got %s", fn, lib.Shown(lib.Get(d, "name")))
 	}
 	for _, k := range []string{"kind", "path", "uri", "mime_type"} {
 		if x := lib.Get(d, k); !x.IsNil() {
