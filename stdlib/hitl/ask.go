@@ -35,7 +35,7 @@ func builtinAskUser(th *vm.Thread, args vm.Args) (vm.Value, error) {
 	if l, ok := args.List(1); ok {
 		choices = l.Items()
 		if len(choices) == 0 {
-			return vm.Value{}, vm.Throwf("ask_user: choices must be a non-empty list")
+			return vm.Value{}, vm.Throwf("ask_user: choices must be a non-empty list, got []")
 		}
 	} else {
 		d, err := options(name, args, 1, "choices", "default", "timeout")
