@@ -195,7 +195,7 @@ func init() {
 			}
 			for _, k := range o.Keys() {
 				if k != "system" && k != "messages" {
-					return vm.Value{}, vm.Throwf("%s: unknown option %q (known: system, messages)", fn, k)
+					return vm.Value{}, vm.Throwf("%s: unknown option %q%s (known: system, messages)", fn, k, lib.DidYouMean(k, []string{"system", "messages"}))
 				}
 			}
 			if v := get(o, "system"); !v.IsNil() {
@@ -277,7 +277,7 @@ func init() {
 				at = len(x.messages)
 			}
 			if at > len(x.messages) {
-				return vm.Value{}, vm.Throwf("%s: at must be an int from 0 to %d (the session's length), got %d", fn, len(x.messages), at)
+				return vm.Value{}, vm.Throwf("%s: n must be an int from 0 to %d (the session's length), got %d", fn, len(x.messages), at)
 			}
 			if newID != "" && s.byID[newID] != nil {
 				return vm.Value{}, vm.Throwf("%s: session %q already exists", fn, newID)

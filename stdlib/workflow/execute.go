@@ -97,7 +97,7 @@ func parseOptions(fn string, v vm.Value) (execOptions, error) {
 			}
 			o.maxContinues = int64(n)
 		default:
-			return o, vm.Runtimef("%s: unknown option %q (expected id, max_steps, max_continues)", fn, k)
+			return o, vm.Runtimef("%s: unknown option %q%s (expected id, max_steps, max_continues)", fn, k, lib.DidYouMean(k, []string{"id", "max_steps", "max_continues"}))
 		}
 	}
 	return o, nil
