@@ -300,9 +300,9 @@ func init() {
 	op := func(name, sig, doc string, fn vm.BuiltinFunc) {
 		members = append(members, vm.NewBuiltin("event_log."+name, sig, doc, fn))
 	}
-	op("emit", "event_log.emit(topic: string, payload?: any)", emitDoc,
+	op("emit", "event_log.emit(topic: string, payload?: any) -> dict", emitDoc,
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) { return emit(th, "event_log.emit", a) })
-	op("latest", "event_log.latest(topic?: string)",
+	op("latest", "event_log.latest(topic?: string) -> dict?",
 		"the newest event of the topic (of any topic when nil or left out), or nil when there is none",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			t, err := topicArg("event_log.latest", a, 0)
