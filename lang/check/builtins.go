@@ -40,30 +40,32 @@ type NamespaceLibrary interface {
 // gets the builtin arity and argument warnings. ok is false when x is
 // not a namespace global, or when the name is a dict method the
 // namespace has no member for (a namespace is a dict of its members).
-func (c *checker) namespaceCall(e *syntax.MethodCall, args []types.Type) bool {
+// The result is the type the member's signature declares (`-> T`), else
+// any.
+func (c *checker) namespaceCall(e *syntax.MethodCall, args []types.Type) (types.Type, bool) {
 	id, isIdent := e.X.(*syntax.Ident)
 	nl, isNL := c.lib.(NamespaceLibrary)
 	if !isIdent || !isNL || e.Optional || hasSpread(e.Args) {
-		return false
+		return nil, false
 	}
 	if ref := c.info.Refs[id]; ref == nil || ref.Scope != resolve.Universal {
-		return false
+		return nil, false
 	}
 	members, ok := nl.NamespaceMembers(id.Name)
 	if !ok {
-		return false
+		return nil, false
 	}
 	text, known := nl.NamespaceMemberSig(id.Name, e.Name)
 	if !known {
 		if _, isDictMethod := c.lib.MethodSig("dict", e.Name); isDictMethod {
-			return false // a namespace is a dict: `stream.keys()`
+			return nil, false // a namespace is a dict: `stream.keys()`
 		}
 		help := ""
 		if s := diag.Suggest(e.Name, members); s != "" {
 			help = "did you mean `" + s + "`?"
 		}
 		c.report(sevError, e.At, "", help, "`"+id.Name+"` has no member `"+e.Name+"`")
-		return true
+		return types.Any, true
 	}
 	key := libKey{id.Name + ".", e.Name}
 	sig, cached := c.libSigs[key]
@@ -77,7 +79,10 @@ func (c *checker) namespaceCall(e *syntax.MethodCall, args []types.Type) bool {
 	if sig.min >= 0 {
 		c.libraryArgs(id.Name+"."+e.Name, sig, e.At, e.Args, args, "", sevWarning)
 	}
-	return true
+	if sig.result != nil {
+		return sig.result, true
+	}
+	return types.Any, true
 }
 
 // namespaceRead warns of `ns.name` on a namespace global that has no

@@ -668,8 +668,8 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 			return types.Any
 		}
 	}
-	if c.namespaceCall(e, args) {
-		return types.Any
+	if t, ok := c.namespaceCall(e, args); ok {
+		return t
 	}
 	if !e.Optional {
 		recv = stringUnion(recv)

@@ -96,7 +96,7 @@ func runAgent(th *vm.Thread, fn string, a *vm.Dict, prompt, opts vm.Value, depth
 }
 
 func init() {
-	lib.Def("agent_loop", "agent_loop(prompt, system?, options?)", "run the tool-calling loop: call the model, run the tools it asks for, repeat until it answers; {text, messages, turns, tool_calls, usage, stop_reason, …}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("agent_loop", "agent_loop(prompt, system?, options?) -> dict", "run the tool-calling loop: call the model, run the tools it asks for, repeat until it answers; {text, messages, turns, tool_calls, usage, stop_reason, …}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		depth := stateOf(th).depth(th)
 		if depth > maxDepth {
 			return vm.Value{}, vm.Throwf("agent_loop: agents nested more than %d deep (a tool starting the loop that runs it?)", maxDepth)
@@ -107,7 +107,7 @@ func init() {
 		}
 		return l.run(th)
 	})
-	lib.Def("agent", "agent(config)", "an agent value {name, system?, model?, tools?, max_turns?, options?, …} for agent_loop(prompt, agent) and sub_agent_run", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("agent", "agent(config) -> dict", "an agent value {name, system?, model?, tools?, max_turns?, options?, …} for agent_loop(prompt, agent) and sub_agent_run", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		cfg, ok := a.Dict(0)
 		if !ok {
 			return vm.Value{}, vm.Throwf("agent: expected a config dict {name, system?, model?, tools?, …}, got %s", a.At(0).Type())
@@ -118,21 +118,21 @@ func init() {
 		}
 		return vm.Of(d), nil
 	})
-	lib.Def("agent_config", "agent_config(agent)", "the config an agent was made from (agent(agent_config(a)) is the same agent)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("agent_config", "agent_config(agent) -> dict", "the config an agent was made from (agent(agent_config(a)) is the same agent)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		d, err := agentArg("agent_config", a.At(0))
 		if err != nil {
 			return vm.Value{}, err
 		}
 		return vm.Of(d.Delete("_type")), nil
 	})
-	lib.Def("agent_name", "agent_name(agent)", "the name of an agent", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("agent_name", "agent_name(agent) -> string", "the name of an agent", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		d, err := agentArg("agent_name", a.At(0))
 		if err != nil {
 			return vm.Value{}, err
 		}
 		return get(d, "name"), nil
 	})
-	lib.Def("sub_agent_run", "sub_agent_run(agent, prompt, options?)", "run an agent on its own fresh conversation, as a child of the running loop; agent_loop's result", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("sub_agent_run", "sub_agent_run(agent, prompt, options?) -> dict", "run an agent on its own fresh conversation, as a child of the running loop; agent_loop's result", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		d, err := agentArg("sub_agent_run", a.At(0))
 		if err != nil {
 			return vm.Value{}, err
@@ -142,7 +142,7 @@ func init() {
 		}
 		return runAgent(th, "sub_agent_run", d, a.At(1), a.At(2), stateOf(th).depth(th))
 	})
-	lib.Def("agent_trace", "agent_trace(limit?)", "the records of the last agent runs, oldest first (at most limit): {id, agent, parent, prompt, turns, stop_reason, text, tool_calls, usage, error}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("agent_trace", "agent_trace(limit?) -> list<dict>", "the records of the last agent runs, oldest first (at most limit): {id, agent, parent, prompt, turns, stop_reason, text, tool_calls, usage, error}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		n := -1
 		if a.Given(0) {
 			k, ok := a.Int(0)
@@ -153,7 +153,7 @@ func init() {
 		}
 		return stateOf(th).trace(n), nil
 	})
-	lib.Def("agent_trace_summary", "agent_trace_summary()", "totals over the recorded agent runs: {runs, turns, tool_calls, tool_errors, input_tokens, output_tokens, total_tokens, by_tool, by_agent, stop_reasons}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("agent_trace_summary", "agent_trace_summary() -> dict", "totals over the recorded agent runs: {runs, turns, tool_calls, tool_errors, input_tokens, output_tokens, total_tokens, by_tool, by_agent, stop_reasons}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return stateOf(th).summary(), nil
 	})
 	lib.Def("agent_subscribe", "agent_subscribe(callback, kinds?)", "call callback(event) for every agent run's events (run_start, tool_call, turn, idle, run_end; or only kinds); returns a function that unsubscribes", func(th *vm.Thread, a vm.Args) (vm.Value, error) {

@@ -35,7 +35,7 @@ func handoffSource(fn string, v vm.Value) ([]vm.Value, vm.Value, error) {
 }
 
 func init() {
-	lib.Def("handoff", "handoff(from, to, options?)", "a handoff record {_type, from, to, task, reason, summary, messages, artifacts} passing the work of from (an agent_loop result, transcript or conversation) to agent to (an agent or a name); options {task?, reason?, summary?, keep_last? (default 4), artifacts?, summarizer?, llm?}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("handoff", "handoff(from, to, options?) -> dict", "a handoff record {_type, from, to, task, reason, summary, messages, artifacts} passing the work of from (an agent_loop result, transcript or conversation) to agent to (an agent or a name); options {task?, reason?, summary?, keep_last? (default 4), artifacts?, summarizer?, llm?}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		const fn = "handoff"
 		msgs, fromName, err := handoffSource(fn, a.At(0))
 		if err != nil {
@@ -120,7 +120,7 @@ func init() {
 		return vm.Of(lib.DictOf("_type", vm.Str(handoffType), "from", fromName, "to", vm.Str(to), "task", get(o, "task"),
 			"reason", get(o, "reason"), "summary", summary, "messages", vm.Of(vm.NewList(slices.Clone(carried))), "artifacts", arts)), nil
 	})
-	lib.Def("handoff_context", "handoff_context(handoff)", "the conversation the receiving agent starts from: a system note (who hands over, why, the summary, the artifacts), the carried messages, and the task as the last user message", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("handoff_context", "handoff_context(handoff) -> list<dict>", "the conversation the receiving agent starts from: a system note (who hands over, why, the summary, the artifacts), the carried messages, and the task as the last user message", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		const fn = "handoff_context"
 		h, ok := a.Dict(0)
 		if !ok || vm.ToDisplay(get(h, "_type")) != handoffType {

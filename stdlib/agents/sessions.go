@@ -176,7 +176,7 @@ func newIDArg(fn string, a vm.Args, i int) (string, error) {
 }
 
 func init() {
-	lib.Def("agent_session_open", "agent_session_open(id?, options?)", "open a session (a named conversation agent_loop continues with {session: id}) and make it current; an existing one is reopened as it is; options {system?, messages?} seed a new one; its id", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("agent_session_open", "agent_session_open(id?, options?) -> string", "open a session (a named conversation agent_loop continues with {session: id}) and make it current; an existing one is reopened as it is; options {system?, messages?} seed a new one; its id", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		const fn = "agent_session_open"
 		id, optsV := "", a.At(1)
 		if d, ok := a.Dict(0); ok && !a.Given(1) {
@@ -195,7 +195,7 @@ func init() {
 			}
 			for _, k := range o.Keys() {
 				if k != "system" && k != "messages" {
-					return vm.Value{}, vm.Throwf("%s: unknown option %q (known: system, messages)", fn, k)
+					return vm.Value{}, vm.Throwf("%s: unknown option %q%s (known: system, messages)", fn, k, lib.DidYouMean(k, []string{"system", "messages"}))
 				}
 			}
 			if v := get(o, "system"); !v.IsNil() {
@@ -225,7 +225,7 @@ func init() {
 		}
 		return vm.Str(s.create(id, seed, nil, -1).id), nil
 	})
-	lib.Def("agent_session_exists", "agent_session_exists(id)", "whether a session of that id is open", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("agent_session_exists", "agent_session_exists(id) -> bool", "whether a session of that id is open", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		id, err := sessionID("agent_session_exists", a.At(0))
 		if err != nil {
 			return vm.Value{}, err
@@ -235,7 +235,7 @@ func init() {
 		defer s.mu.Unlock()
 		return vm.BoolOf(s.byID[id] != nil), nil
 	})
-	lib.Def("agent_session_current_id", "agent_session_current_id()", "the session of the innermost agent loop running on this task, else the last session opened or used; nil when none", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("agent_session_current_id", "agent_session_current_id() -> string?", "the session of the innermost agent loop running on this task, else the last session opened or used; nil when none", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		s := sessionsOf(th)
 		s.mu.Lock()
 		defer s.mu.Unlock()
@@ -247,22 +247,22 @@ func init() {
 		}
 		return vm.Nil, nil
 	})
-	lib.Def("agent_session_length", "agent_session_length(id)", "the number of messages in a session", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("agent_session_length", "agent_session_length(id) -> int", "the number of messages in a session", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return withSession(th, "agent_session_length", a.At(0), false, func(s *sessions, x *session) (vm.Value, error) {
 			return lib.IntOf(len(x.messages)), nil
 		})
 	})
-	lib.Def("agent_session_snapshot", "agent_session_snapshot(id)", "the session as a transcript: {_type, id (the session id), messages, metadata {session, runs, forked_at?}, parent}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("agent_session_snapshot", "agent_session_snapshot(id) -> dict", "the session as a transcript: {_type, id (the session id), messages, metadata {session, runs, forked_at?}, parent}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return withSession(th, "agent_session_snapshot", a.At(0), false, func(s *sessions, x *session) (vm.Value, error) {
 			return x.snapshot(), nil
 		})
 	})
-	lib.Def("agent_session_ancestry", "agent_session_ancestry(id)", "the ids of the sessions it was forked from, root first, ending with id", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("agent_session_ancestry", "agent_session_ancestry(id) -> list<string>", "the ids of the sessions it was forked from, root first, ending with id", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return withSession(th, "agent_session_ancestry", a.At(0), false, func(s *sessions, x *session) (vm.Value, error) {
 			return vm.Of(lib.StrList(append(slices.Clone(x.ancestry), x.id))), nil
 		})
 	})
-	lib.Def("agent_session_reset", "agent_session_reset(id)", "drop a session's messages but its system messages; the number left", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("agent_session_reset", "agent_session_reset(id) -> int", "drop a session's messages but its system messages; the number left", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return withSession(th, "agent_session_reset", a.At(0), true, func(s *sessions, x *session) (vm.Value, error) {
 			x.messages = slices.DeleteFunc(x.messages, func(m vm.Value) bool {
 				d, _ := m.AsDict()
@@ -277,7 +277,7 @@ func init() {
 				at = len(x.messages)
 			}
 			if at > len(x.messages) {
-				return vm.Value{}, vm.Throwf("%s: at must be an int from 0 to %d (the session's length), got %d", fn, len(x.messages), at)
+				return vm.Value{}, vm.Throwf("%s: n must be an int from 0 to %d (the session's length), got %d", fn, len(x.messages), at)
 			}
 			if newID != "" && s.byID[newID] != nil {
 				return vm.Value{}, vm.Throwf("%s: session %q already exists", fn, newID)
@@ -286,14 +286,14 @@ func init() {
 			return vm.Str(y.id), nil
 		})
 	}
-	lib.Def("agent_session_fork", "agent_session_fork(id, new_id?)", "a new session holding a copy of the session's conversation, with it as parent; the new id (current now)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("agent_session_fork", "agent_session_fork(id, new_id?) -> string", "a new session holding a copy of the session's conversation, with it as parent; the new id (current now)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		nid, err := newIDArg("agent_session_fork", a, 1)
 		if err != nil {
 			return vm.Value{}, err
 		}
 		return fork("agent_session_fork", th, a.At(0), -1, nid)
 	})
-	lib.Def("agent_session_fork_at", "agent_session_fork_at(id, n, new_id?)", "a new session holding the session's first n messages, with it as parent; the new id (current now)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("agent_session_fork_at", "agent_session_fork_at(id, n, new_id?) -> string", "a new session holding the session's first n messages, with it as parent; the new id (current now)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		const fn = "agent_session_fork_at"
 		n, ok := a.Int(1)
 		if !ok || n < 0 {
@@ -305,7 +305,7 @@ func init() {
 		}
 		return fork(fn, th, a.At(0), int(n), nid)
 	})
-	lib.Def("agent_session_trim", "agent_session_trim(id, keep_last)", "keep the system messages and the last keep_last others (never starting with a tool result cut from its call); the new length", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("agent_session_trim", "agent_session_trim(id, keep_last) -> int", "keep the system messages and the last keep_last others (never starting with a tool result cut from its call); the new length", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		const fn = "agent_session_trim"
 		k, ok := a.Int(1)
 		if !ok || k < 0 {
@@ -330,7 +330,7 @@ func init() {
 			return lib.IntOf(len(x.messages)), nil
 		})
 	})
-	lib.Def("agent_session_compact", "agent_session_compact(id, options?)", "compact a session's conversation with transcript_compact (same options); the new length", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("agent_session_compact", "agent_session_compact(id, options?) -> int", "compact a session's conversation with transcript_compact (same options); the new length", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		const fn = "agent_session_compact"
 		id, err := sessionID(fn, a.At(0))
 		if err != nil {
@@ -362,7 +362,7 @@ func init() {
 		x.messages = slices.Clone(items)
 		return lib.IntOf(len(x.messages)), nil
 	})
-	lib.Def("agent_session_inject", "agent_session_inject(id, message)", "append a message (a string is a user message) to a session that no loop is running on; the new length", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("agent_session_inject", "agent_session_inject(id, message) -> int", "append a message (a string is a user message) to a session that no loop is running on; the new length", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		const fn = "agent_session_inject"
 		m := a.At(1)
 		if s, ok := a.Str(1); ok {
@@ -377,7 +377,7 @@ func init() {
 			return lib.IntOf(len(x.messages)), nil
 		})
 	})
-	lib.Def("agent_session_close", "agent_session_close(id)", "forget a session (its forks keep their own conversations); true if it was open", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("agent_session_close", "agent_session_close(id) -> bool", "forget a session (its forks keep their own conversations); true if it was open", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		const fn = "agent_session_close"
 		id, err := sessionID(fn, a.At(0))
 		if err != nil {

@@ -396,7 +396,7 @@ func stop(th *vm.Thread, x *spawned, to string) bool {
 }
 
 func init() {
-	lib.Def("spawn_agent", "spawn_agent(agent_or_config, prompt, options?)", "run agent_loop as a task on a session of its own (options.session, default agent_ID; other options go to agent_loop); an agent handle {_type, id, agent, session}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("spawn_agent", "spawn_agent(agent_or_config, prompt, options?) -> dict", "run agent_loop as a task on a session of its own (options.session, default agent_ID; other options go to agent_loop); an agent handle {_type, id, agent, session}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if !a.Given(1) {
 			return vm.Value{}, vm.Throwf("spawn_agent: a prompt is required (daemon_spawn starts an agent that waits for inputs)")
 		}
@@ -440,7 +440,7 @@ func init() {
 		}
 		return lastOutcome(th, x)
 	})
-	lib.Def("resume_agent", "resume_agent(handle, prompt?)", "start an idle, failed or stopped agent again: with prompt as its next user turn, without one on its conversation as it is (a failed run is retried); the handle", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("resume_agent", "resume_agent(handle, prompt?) -> dict", "start an idle, failed or stopped agent again: with prompt as its next user turn, without one on its conversation as it is (a failed run is retried); the handle", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		const fn = "resume_agent"
 		x, err := handleArg(th, fn, a.At(0))
 		if err != nil {
@@ -448,7 +448,7 @@ func init() {
 		}
 		return resume(th, fn, x, a, 1)
 	})
-	lib.Def("close_agent", "close_agent(handle)", "stop a spawned agent for good (its running turn is cancelled, queued inputs dropped; its session stays); true if it was open", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("close_agent", "close_agent(handle) -> bool", "stop a spawned agent for good (its running turn is cancelled, queued inputs dropped; its session stays); true if it was open", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		x, err := handleArg(th, "close_agent", a.At(0))
 		if err != nil {
 			return vm.Value{}, err
@@ -462,7 +462,7 @@ func init() {
 		}
 		return vm.BoolOf(ok), nil
 	})
-	lib.Def("list_agents", "list_agents()", "the spawned agents in spawn order: [{id, agent, status (running, idle, failed, stopped, closed), session, daemon, queued, runs, turns, error}]", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("list_agents", "list_agents() -> list<dict>", "the spawned agents in spawn order: [{id, agent, status (running, idle, failed, stopped, closed), session, daemon, queued, runs, turns, error}]", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		s := spawnsOf(th)
 		s.mu.Lock()
 		defer s.mu.Unlock()
@@ -472,30 +472,30 @@ func init() {
 		}
 		return vm.Of(vm.NewList(out)), nil
 	})
-	lib.Def("worker_trigger", "worker_trigger(handle, payload)", "trigger a spawned agent or daemon with payload (a string, other values as JSON) as its next input; the handle", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("worker_trigger", "worker_trigger(handle, payload) -> dict", "trigger a spawned agent or daemon with payload (a string, other values as JSON) as its next input; the handle", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return trigger(th, "worker_trigger", a)
 	})
-	lib.Def("daemon_spawn", "daemon_spawn(agent_or_config, options?)", "a spawned agent that waits idle for inputs (daemon_trigger); options as spawn_agent's; its handle", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("daemon_spawn", "daemon_spawn(agent_or_config, options?) -> dict", "a spawned agent that waits idle for inputs (daemon_trigger); options as spawn_agent's; its handle", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return spawnAgent(th, "daemon_spawn", a.At(0), vm.Nil, a.At(1), true)
 	})
-	lib.Def("daemon_trigger", "daemon_trigger(handle, payload)", "queue payload (a string, other values as JSON) as the daemon's next input; while it is stopped the input waits for daemon_resume; the handle", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("daemon_trigger", "daemon_trigger(handle, payload) -> dict", "queue payload (a string, other values as JSON) as the daemon's next input; while it is stopped the input waits for daemon_resume; the handle", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return trigger(th, "daemon_trigger", a)
 	})
-	lib.Def("daemon_snapshot", "daemon_snapshot(handle)", "list_agents' record of the agent with last_result and transcript (its session as a transcript)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("daemon_snapshot", "daemon_snapshot(handle) -> dict", "list_agents' record of the agent with last_result and transcript (its session as a transcript)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		x, err := handleArg(th, "daemon_snapshot", a.At(0))
 		if err != nil {
 			return vm.Value{}, err
 		}
 		return snapshot(th, x), nil
 	})
-	lib.Def("daemon_stop", "daemon_stop(handle)", "stop the agent (its running turn is cancelled) keeping its session and queued inputs for daemon_resume; true if it was not stopped or closed", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("daemon_stop", "daemon_stop(handle) -> bool", "stop the agent (its running turn is cancelled) keeping its session and queued inputs for daemon_resume; true if it was not stopped or closed", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		x, err := handleArg(th, "daemon_stop", a.At(0))
 		if err != nil {
 			return vm.Value{}, err
 		}
 		return vm.BoolOf(stop(th, x, stStopped)), nil
 	})
-	lib.Def("daemon_resume", "daemon_resume(handle)", "start a stopped daemon again: it works through the inputs queued meanwhile; the handle", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("daemon_resume", "daemon_resume(handle) -> dict", "start a stopped daemon again: it works through the inputs queued meanwhile; the handle", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		const fn = "daemon_resume"
 		x, err := handleArg(th, fn, a.At(0))
 		if err != nil {

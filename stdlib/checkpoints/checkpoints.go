@@ -79,7 +79,7 @@ func init() {
 			}
 			return vm.Nil, nil
 		})
-	lib.Def("checkpoint_exists", "checkpoint_exists(key: string)", "whether a value is saved under key",
+	lib.Def("checkpoint_exists", "checkpoint_exists(key: string) -> bool", "whether a value is saved under key",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			key, err := keyArg("checkpoint_exists", a)
 			if err != nil {
@@ -92,7 +92,7 @@ func init() {
 			_, ok := d.Get(key)
 			return vm.BoolOf(ok), nil
 		})
-	lib.Def("checkpoint_delete", "checkpoint_delete(key: string)", "remove the value saved under key; true when there was one",
+	lib.Def("checkpoint_delete", "checkpoint_delete(key: string) -> bool", "remove the value saved under key; true when there was one",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			key, err := keyArg("checkpoint_delete", a)
 			if err != nil {
@@ -110,7 +110,7 @@ func init() {
 			}
 			return vm.BoolOf(found), nil
 		})
-	lib.Def("checkpoint_list", "checkpoint_list()", "the keys of this pipeline's checkpoints, sorted",
+	lib.Def("checkpoint_list", "checkpoint_list() -> list<string>", "the keys of this pipeline's checkpoints, sorted",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			d, err := open(th).read("checkpoint_list")
 			if err != nil {
@@ -118,7 +118,7 @@ func init() {
 			}
 			return vm.Of(lib.StrList(slices.Clone(d.Keys()))), nil
 		})
-	lib.Def("checkpoint_clear", "checkpoint_clear()", "remove every checkpoint of this pipeline (deletes its file); returns how many there were",
+	lib.Def("checkpoint_clear", "checkpoint_clear() -> int", "remove every checkpoint of this pipeline (deletes its file); returns how many there were",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			n := 0
 			err := open(th).update("checkpoint_clear", func(d *vm.Dict) (*vm.Dict, error) {

@@ -202,7 +202,7 @@ func stdioMethods() []harness.CapabilityMethod {
 		{Name: "log", Sig: "stdio.log(v) -> nil", Doc: "write `[harn] ` + display(v) and a newline to stdout", Fn: fn(builtinLog)},
 		{Name: "progress", Sig: "stdio.progress(phase, message, progress_or_options?, total?) -> nil", Doc: "write one progress line to stdout", Fn: fn(builtinProgress)},
 		{Name: "read_line", Sig: "stdio.read_line(options?)", Doc: "one line of stdin (nil at end); given an options dict, __io_read_line: {ok, status, value?} with the options prompt, trim (default true) and timeout_ms", Fn: fn(stdioReadLine)},
-		{Name: "read_stdin", Sig: "stdio.read_stdin()", Doc: "the rest of stdin", Fn: fn(func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		{Name: "read_stdin", Sig: "stdio.read_stdin() -> string?", Doc: "the rest of stdin", Fn: fn(func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 			return readStdin(th)
 		})},
 		{Name: "prompt", Sig: "stdio.prompt(message) -> string", Doc: "write message, read one line", Fn: fn(builtinPromptUser)},

@@ -26,7 +26,7 @@ func dictArg(name string, a vm.Args, i int) (*vm.Dict, error) {
 // defManifest defines the builtin name(spec: dict) that checks and
 // completes a manifest with check.
 func defManifest(name, doc string, check func(name string, d *vm.Dict) (*vm.Dict, error)) {
-	lib.Def(name, name+"(spec: dict)", doc,
+	lib.Def(name, name+"(spec: dict) -> dict", doc,
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			d, err := dictArg(name, a, 0)
 			if err != nil {

@@ -53,7 +53,7 @@ func contextPackManifest(name string, d *vm.Dict) (*vm.Dict, error) {
 		} else if s, ok := v.AsString(); ok && s.Go() != "" {
 			version = v
 		} else {
-			return nil, vm.Throwf("%s: `version` must be a non-empty string, got %s", name, lib.Display(v))
+			return nil, vm.Throwf("%s: `version` must be a non-empty string, got %s", name, lib.Shown(v))
 		}
 	}
 	description := vm.Str("")
@@ -206,7 +206,7 @@ func init() {
 	defManifest("context_pack_manifest",
 		`a checked, normalised context pack {kind: "context_pack", name, version (default "1"), description, budget_tokens, sources: [{kind: "file"|"glob"|"artifact"|"note"|"url", path|pattern|id|text|url, priority (default 0), required (default false)}]}; a string source is a file path, or a glob when it holds * ? [`,
 		contextPackManifest)
-	lib.Def("context_pack_manifest_parse", "context_pack_manifest_parse(text: string, format?: string)",
+	lib.Def("context_pack_manifest_parse", "context_pack_manifest_parse(text: string, format?: string) -> dict",
 		`parse a context pack manifest written in TOML (the default; [[sources]] tables) or JSON (format "json", or text starting with "{") and check it as context_pack_manifest does`,
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			const name = "context_pack_manifest_parse"
@@ -261,7 +261,7 @@ func init() {
 			}
 			return vm.Of(m), nil
 		})
-	lib.Def("context_pack_suggestions", "context_pack_suggestions(input: list, options?: dict)",
+	lib.Def("context_pack_suggestions", "context_pack_suggestions(input: list, options?: dict) -> list",
 		`files to add to a context pack, from what a run touched: input items are paths or dicts naming path/file/paths/files (also in their context or data: friction events, artifacts); each path not covered by options.manifest's file and glob sources is counted, and the result is [{kind: "file", path, count, score, reason}], most mentioned first (score = count / the top count), at most options.limit (default 10), only paths seen options.min_count times (default 1)`,
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			const name = "context_pack_suggestions"

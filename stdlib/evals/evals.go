@@ -111,7 +111,7 @@ func isMetric(d *vm.Dict) bool {
 }
 
 func init() {
-	lib.Def("run_record_eval", "run_record_eval(record: dict, checks: list)",
+	lib.Def("run_record_eval", "run_record_eval(record: dict, checks: list) -> dict",
 		"run checks [{name, fn}|{name, expected, field?}] on a run record: {id, passed, score, pass_count, fail_count, checks: [{name, passed, score, error?}]}; fn(record) returns a bool, a score or {passed, score}; expected compares record[field] (default outputs)",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			const name = "run_record_eval"
@@ -129,7 +129,7 @@ func init() {
 			}
 			return vm.Of(d), nil
 		})
-	lib.Def("run_record_eval_suite", "run_record_eval_suite(records: list, checks: list)",
+	lib.Def("run_record_eval_suite", "run_record_eval_suite(records: list, checks: list) -> dict",
 		"run_record_eval on each record: {results, total, passed, failed, pass_rate}",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			const name = "run_record_eval_suite"
@@ -169,7 +169,7 @@ func init() {
 				"pass_rate", vm.FloatOf(rate(passed, len(results))),
 			)), nil
 		})
-	lib.Def("eval_metric", "eval_metric(name: string, fn_or_value: fn | number | bool)",
+	lib.Def("eval_metric", "eval_metric(name: string, fn_or_value: fn | number | bool) -> dict",
 		"with a function: a metric {kind: \"eval_metric\", name, fn} for eval suites (fn(output, expected, case) returns a bool, a score or {passed, score}); with a number or bool: a measured value {name, value}",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			const name = "eval_metric"
@@ -192,7 +192,7 @@ func init() {
 			}
 			return vm.Of(lib.DictOf("name", vm.Str(n), "value", v)), nil
 		})
-	lib.Def("eval_metrics", "eval_metrics(results: list)",
+	lib.Def("eval_metrics", "eval_metrics(results: list) -> dict",
 		"aggregate eval results [{passed?, metrics?: {name: value} | [{name, value}]}]: {count, passed, failed, pass_rate, metrics: {name: {mean, min, max, count}}}",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			l, err := listArg("eval_metrics", a, 0)
@@ -208,13 +208,13 @@ func init() {
 	defManifest("eval_suite_manifest",
 		"check and complete an eval suite {name, cases: [{name, input, expected}], target?, metrics?, threshold?}: {kind: \"eval_suite\", …} with metrics defaulting to exact_match",
 		suiteManifest)
-	defRun("eval_suite_run", "eval_suite_run(suite: dict, options?: dict)",
+	defRun("eval_suite_run", "eval_suite_run(suite: dict, options?: dict) -> dict",
 		"run each case's input through the suite's target (or options.target) and score it with the metrics: {suite, passed, results: [{name, input, expected, output, passed, metrics, error?}], summary}",
 		runSuite)
 	defManifest("eval_pack_manifest",
 		"check and complete an eval pack {name, suites: [suite specs], target?, threshold?}: {kind: \"eval_pack\", name, suites (each an eval_suite_manifest)}",
 		packManifest)
-	defRun("eval_pack_run", "eval_pack_run(pack: dict, options?: dict)",
+	defRun("eval_pack_run", "eval_pack_run(pack: dict, options?: dict) -> dict",
 		"run every suite of the pack (eval_suite_run with the pack's target and threshold as defaults): {pack, passed, suites: [suite runs], summary}",
 		runPack)
 }

@@ -87,7 +87,7 @@ func eventArgs(th *vm.Thread, name string, a vm.Args) (*vm.Dict, error) {
 }
 
 func init() {
-	lib.Def("friction_event", "friction_event(kind: string | dict, message?: string, fields?: dict)",
+	lib.Def("friction_event", "friction_event(kind: string | dict, message?: string, fields?: dict) -> dict",
 		"a friction event {kind, message, severity (low|medium|high|critical, default medium), context, at}, not recorded",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			d, err := eventArgs(th, "friction_event", a)
@@ -96,7 +96,7 @@ func init() {
 			}
 			return vm.Of(d), nil
 		})
-	lib.Def("friction_record", "friction_record(kind: string | dict, message?: string, fields?: dict)",
+	lib.Def("friction_record", "friction_record(kind: string | dict, message?: string, fields?: dict) -> dict",
 		"append a friction event (as friction_event makes it) to the run's friction log; returns it",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			d, err := eventArgs(th, "friction_record", a)
@@ -109,7 +109,7 @@ func init() {
 			l.mu.Unlock()
 			return vm.Of(d), nil
 		})
-	lib.Def("friction_events", "friction_events(filters?: dict)",
+	lib.Def("friction_events", "friction_events(filters?: dict) -> list<dict>",
 		"the run's friction events matching filters {kind, severity}, oldest first",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			f, err := lib.OptionsArg("friction_events", a, 0)
@@ -135,7 +135,7 @@ func init() {
 			}
 			return vm.Of(vm.NewList(out)), nil
 		})
-	lib.Def("friction_clear", "friction_clear()",
+	lib.Def("friction_clear", "friction_clear() -> int",
 		"empty the run's friction log; returns how many events it held",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			if a.Len() > 0 {
@@ -148,7 +148,7 @@ func init() {
 			l.mu.Unlock()
 			return lib.IntOf(n), nil
 		})
-	lib.Def("friction_eval_fixture", "friction_eval_fixture(events?: list)",
+	lib.Def("friction_eval_fixture", "friction_eval_fixture(events?: list) -> dict",
 		"an eval fixture of friction events (default: the run's log): {kind: \"friction_fixture\", events, total, by_kind: {kind: n}, by_severity: {severity: n}}",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			const name = "friction_eval_fixture"
@@ -198,7 +198,7 @@ func init() {
 				"by_severity", vm.Of(bySev),
 			)), nil
 		})
-	lib.Def("metrics_inc", "metrics_inc(name: string, by?: int)",
+	lib.Def("metrics_inc", "metrics_inc(name: string, by?: int) -> int",
 		"add by (default 1) to the run's counter name (starting at 0); returns the new value",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			const name = "metrics_inc"
@@ -224,7 +224,7 @@ func init() {
 			l.counters[n] = v + by
 			return vm.IntOf(v + by), nil
 		})
-	lib.Def("event_log_emit", "event_log_emit(topic: string, payload?: any)", emitDoc,
+	lib.Def("event_log_emit", "event_log_emit(topic: string, payload?: any) -> dict", emitDoc,
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) { return emit(th, "event_log_emit", a) })
 }
 
@@ -300,9 +300,9 @@ func init() {
 	op := func(name, sig, doc string, fn vm.BuiltinFunc) {
 		members = append(members, vm.NewBuiltin("event_log."+name, sig, doc, fn))
 	}
-	op("emit", "event_log.emit(topic: string, payload?: any)", emitDoc,
+	op("emit", "event_log.emit(topic: string, payload?: any) -> dict", emitDoc,
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) { return emit(th, "event_log.emit", a) })
-	op("latest", "event_log.latest(topic?: string)",
+	op("latest", "event_log.latest(topic?: string) -> dict?",
 		"the newest event of the topic (of any topic when nil or left out), or nil when there is none",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			t, err := topicArg("event_log.latest", a, 0)

@@ -98,7 +98,7 @@ func safeID(name, id string) error {
 }
 
 func init() {
-	lib.Def("run_record", "run_record(data: dict)",
+	lib.Def("run_record", "run_record(data: dict) -> dict",
 		"a run record {id, started_at, status, inputs, outputs, steps, metrics} from data: missing fields get defaults (a fresh id, now, \"completed\", empty), other keys are kept",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			d, err := recordArg(th, "run_record", a, 0)
@@ -107,7 +107,7 @@ func init() {
 			}
 			return vm.Of(d), nil
 		})
-	lib.Def("run_record_save", "run_record_save(record: dict, path?: string)",
+	lib.Def("run_record_save", "run_record_save(record: dict, path?: string) -> string",
 		"write the run record as JSON (atomically) to path, default <state root>/runs/<id>.json; returns the path written",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			const name = "run_record_save"
@@ -141,7 +141,7 @@ func init() {
 			}
 			return vm.Str(path), nil
 		})
-	lib.Def("run_record_load", "run_record_load(id_or_path: string)",
+	lib.Def("run_record_load", "run_record_load(id_or_path: string) -> dict",
 		"read a run record saved by run_record_save: a bare id is looked up under <state root>/runs/, anything with a / or ending in .json is a path",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			const name = "run_record_load"
@@ -164,7 +164,7 @@ func init() {
 			}
 			return vm.Of(d), nil
 		})
-	lib.Def("run_record_fixture", "run_record_fixture(record: dict)",
+	lib.Def("run_record_fixture", "run_record_fixture(record: dict) -> dict",
 		"a replayable fixture of the run: {kind: \"run_fixture\", source_id, inputs, expected_outputs, expected_status, steps: [{name, expected}]}",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			d, err := recordArg(th, "run_record_fixture", a, 0)
@@ -190,7 +190,7 @@ func init() {
 				"steps", vm.Of(vm.NewList(fs)),
 			)), nil
 		})
-	lib.Def("run_record_diff", "run_record_diff(a: dict, b: dict)",
+	lib.Def("run_record_diff", "run_record_diff(a: dict, b: dict) -> dict",
 		"what changed from run a to run b: {identical, fields: [{path, before, after}], steps: [{index, change, before, after}]} (id and started_at are not compared)",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			const name = "run_record_diff"
@@ -204,7 +204,7 @@ func init() {
 			}
 			return vm.Of(diff(x, y)), nil
 		})
-	lib.Def("load_run_tree", "load_run_tree(dir?: string)",
+	lib.Def("load_run_tree", "load_run_tree(dir?: string) -> dict",
 		"every run record (*.json) under dir, default <state root>/runs: {runs (by path), roots (ids without a known parent_id), children: {parent id: [ids]}, skipped: [{path, error}]}",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			const name = "load_run_tree"

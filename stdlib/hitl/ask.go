@@ -14,10 +14,10 @@ func init() {
 	lib.Def("ask_user", "ask_user(question, options?)",
 		"ask a question and read the answer from stdin (mock_stdin while active); options: choices (list, or the list itself as options), default, timeout",
 		builtinAskUser)
-	lib.Def("request_approval", "request_approval(action, options?)",
+	lib.Def("request_approval", "request_approval(action, options?) -> dict",
 		"ask for approval of action → {approved, by, reason}; HARN_AUTO_APPROVE decides without input; options: approver, detail, default, timeout",
 		builtinRequestApproval)
-	lib.Def("dual_control", "dual_control(action, approvers, options?)",
+	lib.Def("dual_control", "dual_control(action, approvers, options?) -> dict",
 		"ask each of the distinct approvers in turn until required (default all) approve → {approved, by, reason, required, responses}; options: required, detail, default, timeout",
 		builtinDualControl)
 }
@@ -35,7 +35,7 @@ func builtinAskUser(th *vm.Thread, args vm.Args) (vm.Value, error) {
 	if l, ok := args.List(1); ok {
 		choices = l.Items()
 		if len(choices) == 0 {
-			return vm.Value{}, vm.Throwf("ask_user: choices must be a non-empty list")
+			return vm.Value{}, vm.Throwf("ask_user: choices must be a non-empty list, got []")
 		}
 	} else {
 		d, err := options(name, args, 1, "choices", "default", "timeout")

@@ -9,10 +9,10 @@ import (
 )
 
 func init() {
-	lib.Def("escalate_to", "escalate_to(target, message, options?)",
+	lib.Def("escalate_to", "escalate_to(target, message, options?) -> dict",
 		"record an escalation of message to target (a person, team or queue) and note it on stderr → {id, kind, target, message, priority, data, status, created_at}; options: priority (low, normal, high, urgent), data",
 		builtinEscalateTo)
-	lib.Def("hitl_pending", "hitl_pending(kind?)",
+	lib.Def("hitl_pending", "hitl_pending(kind?) -> list<dict>",
 		`the outstanding human-in-the-loop requests, oldest first: questions and approvals waiting for an answer, recorded escalations and pending waitpoints; kind ("ask", "approval", "dual_control", "escalation", "waitpoint") keeps one kind`,
 		builtinHitlPending)
 }

@@ -15,7 +15,7 @@ import (
 )
 
 func init() {
-	lib.Def("monitor_wait_for_native", "monitor_wait_for_native(condition, options?)",
+	lib.Def("monitor_wait_for_native", "monitor_wait_for_native(condition, options?) -> dict",
 		`wait until condition holds: a function polled every interval until it returns a truthy value, or a waitpoint (or its id or name) until it is settled; options: timeout (default none), interval (default 100ms). Returns {status: "satisfied"|"cancelled"|"timeout", value, polls, waited_ms}`,
 		builtinMonitorWait)
 }

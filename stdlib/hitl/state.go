@@ -106,7 +106,7 @@ func options(name string, args vm.Args, i int, known ...string) (*vm.Dict, error
 	}
 	for _, k := range d.Keys() {
 		if !contains(known, k) {
-			return nil, vm.Throwf("%s: unknown option %q (known: %s)", name, k, strings.Join(known, ", "))
+			return nil, vm.Throwf("%s: unknown option %q%s (known: %s)", name, k, lib.DidYouMean(k, known), strings.Join(known, ", "))
 		}
 	}
 	return d, nil

@@ -20,7 +20,7 @@ func init() {
 	lib.Def("waitpoint_complete", "waitpoint_complete(wp, value?)",
 		"complete a pending waitpoint with value, waking every task that waits on it; completing a settled waitpoint is an error",
 		builtinWaitpointComplete)
-	lib.Def("waitpoint_cancel", "waitpoint_cancel(wp, reason?)",
+	lib.Def("waitpoint_cancel", "waitpoint_cancel(wp, reason?) -> bool",
 		"cancel a pending waitpoint (its waiters throw); true when this call cancelled it, false when it was already settled",
 		builtinWaitpointCancel)
 }

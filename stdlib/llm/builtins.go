@@ -63,7 +63,7 @@ func init() {
 			return vm.Of(lib.DictOf("text", vm.Str(strings.TrimSpace(resp.Text)), "model", vm.Str(resp.Model),
 				"provider", vm.Str(resp.Provider), "usage", resp.usage())), nil
 		})
-	lib.Def("llm_call_safe", "llm_call_safe(prompt, system?, options?)", "llm_call that never throws: {ok, response, error}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("llm_call_safe", "llm_call_safe(prompt, system?, options?) -> dict", "llm_call that never throws: {ok, response, error}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		r, err := newRequest(th, "llm_call_safe", a.At(0), a.At(1), a.At(2))
 		var resp *response
 		if err == nil {
@@ -78,7 +78,7 @@ func init() {
 		}
 		return vm.Of(lib.DictOf("ok", vm.True, "response", resp.value(), "error", vm.Nil)), nil
 	})
-	lib.Def("llm_completion", "llm_completion(prompt, system?, options?)", "llm_call's reply text only", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("llm_completion", "llm_completion(prompt, system?, options?) -> string", "llm_call's reply text only", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		r, err := newRequest(th, "llm_completion", a.At(0), a.At(1), a.At(2))
 		if err != nil {
 			return vm.Value{}, err
@@ -107,7 +107,7 @@ func init() {
 		}
 		return vm.Of(vm.Ok(v)), nil
 	})
-	lib.Def("llm_call_structured_safe", "llm_call_structured_safe(prompt, schema, options?)", "llm_call_structured that never throws: {ok, data, error}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("llm_call_structured_safe", "llm_call_structured_safe(prompt, schema, options?) -> dict", "llm_call_structured that never throws: {ok, data, error}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		v, err := structured(th, "llm_call_structured_safe", a)
 		if err != nil {
 			ev, ok := errorValue(err)
@@ -132,7 +132,7 @@ func init() {
 		}
 		return vm.Nil, stateOf(th).addMocks(a.At(0))
 	})
-	lib.Def("llm_mock_calls", "llm_mock_calls()", "the calls the mocks answered: [{prompt, system, model, provider, messages, tools, options}]", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("llm_mock_calls", "llm_mock_calls() -> list<dict>", "the calls the mocks answered: [{prompt, system, model, provider, messages, tools, options}]", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return stateOf(th).recorded(), nil
 	})
 	lib.Def("llm_mock_clear", "llm_mock_clear()", "remove the current scope's mocks and recorded calls (and disarm it)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
@@ -150,20 +150,20 @@ func init() {
 		return vm.Nil, nil
 	})
 
-	lib.Def("llm_usage", "llm_usage()", "this run's totals: {calls, input_tokens, output_tokens, total_tokens, cost_usd}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("llm_usage", "llm_usage() -> dict", "this run's totals: {calls, input_tokens, output_tokens, total_tokens, cost_usd}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		s := stateOf(th)
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		return vm.Of(lib.DictOf("calls", vm.IntOf(s.calls), "input_tokens", vm.IntOf(s.in), "output_tokens", vm.IntOf(s.out),
 			"total_tokens", vm.IntOf(s.in+s.out), "cost_usd", vm.FloatOf(llmmeter.RoundCost(s.cost)))), nil
 	})
-	lib.Def("llm_session_cost", "llm_session_cost()", "the estimated cost in USD of this run's calls (models with a list price)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("llm_session_cost", "llm_session_cost() -> float", "the estimated cost in USD of this run's calls (models with a list price)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		s := stateOf(th)
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		return vm.FloatOf(llmmeter.RoundCost(s.cost)), nil
 	})
-	lib.Def("llm_cost", "llm_cost(model, input_tokens, output_tokens)", "the list-price cost in USD of a call, or nil for a model without a price", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("llm_cost", "llm_cost(model, input_tokens, output_tokens) -> float?", "the list-price cost in USD of a call, or nil for a model without a price", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		in, ok1 := a.Int(1)
 		out, ok2 := a.Int(2)
 		if !ok1 || !ok2 || in < 0 || out < 0 {
@@ -175,7 +175,7 @@ func init() {
 		}
 		return vm.FloatOf(c), nil
 	})
-	lib.Def("llm_config", "llm_config(options?)", "the provider, model and endpoint a call with options would use (never the key)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("llm_config", "llm_config(options?) -> dict", "the provider, model and endpoint a call with options would use (never the key)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		var prov, mdl string
 		if d, ok := a.Dict(0); ok {
 			if v, ok := d.Get("provider"); ok && !v.IsNil() {
@@ -189,7 +189,7 @@ func init() {
 		}
 		return configValue(th, prov, mdl)
 	})
-	lib.Def("llm_info", "llm_info()", "the default configuration, the mock state and this run's usage", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("llm_info", "llm_info() -> dict", "the default configuration, the mock state and this run's usage", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		cfg, err := configValue(th, "", "")
 		configErr := vm.Nil
 		if err != nil {
@@ -208,7 +208,7 @@ func init() {
 		return vm.Of(cd.Merge(lib.DictOf("mock_armed", vm.BoolOf(armed), "mock_queued", lib.IntOf(queue),
 			"mock_patterns", lib.IntOf(patterns), "calls", vm.IntOf(calls), "config_error", configErr))), nil
 	})
-	lib.Def("llm_providers", "llm_providers()", "the known providers, built-in then registered: [{name, api, base_url, api_key_env, api_key_set, default_model}]", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("llm_providers", "llm_providers() -> list<dict>", "the known providers, built-in then registered: [{name, api, base_url, api_key_env, api_key_set, default_model}]", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		all := allProviders(th)
 		out := make([]vm.Value, len(all))
 		for i, p := range all {
@@ -222,17 +222,17 @@ func init() {
 		}
 		return vm.Of(vm.NewList(out)), nil
 	})
-	lib.Def("llm_infer_provider", "llm_infer_provider(model)", "the provider that serves a model id or alias (a registered provider's models included), or nil", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("llm_infer_provider", "llm_infer_provider(model) -> string?", "the provider that serves a model id or alias (a registered provider's models included), or nil", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if p, ok := customModel(customProviders(th), a.Text(0)); ok {
 			return vm.Str(p), nil
 		}
 		_, p := resolveModel(a.Text(0))
 		return strOrNil(p), nil
 	})
-	lib.Def("llm_resolve_model", "llm_resolve_model(name)", "{id, provider} of a model alias (sonnet, haiku, gpt-4o-mini, …) or id", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("llm_resolve_model", "llm_resolve_model(name) -> dict", "{id, provider} of a model alias (sonnet, haiku, gpt-4o-mini, …) or id", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		name, ok := a.Str(0)
 		if !ok || strings.TrimSpace(name) == "" {
-			return vm.Value{}, vm.Throwf("llm_resolve_model: expected a model name, got %s", lib.Display(a.At(0)))
+			return vm.Value{}, vm.Throwf("llm_resolve_model: expected a model name, got %s", lib.Shown(a.At(0)))
 		}
 		if p, ok := customModel(customProviders(th), name); ok {
 			return vm.Of(lib.DictOf("id", vm.Str(name), "provider", vm.Str(p))), nil
@@ -240,7 +240,7 @@ func init() {
 		id, p := resolveModel(name)
 		return vm.Of(lib.DictOf("id", vm.Str(id), "provider", strOrNil(p))), nil
 	})
-	lib.Def("estimate_tokens", "estimate_tokens(text)", "estimated tokens of a text (or of a list of messages): one per 4 characters, rounded up", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("estimate_tokens", "estimate_tokens(text) -> int", "estimated tokens of a text (or of a list of messages): one per 4 characters, rounded up", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return vm.IntOf(tokensOf(a.At(0))), nil
 	})
 }
@@ -584,7 +584,7 @@ func (s *state) budgetValue() vm.Value {
 }
 
 func init() {
-	lib.Def("llm_budget", "llm_budget(usd?)", "set (a number), clear (nil) or read the run's LLM budget: {limit_usd, spent_usd, remaining_usd}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("llm_budget", "llm_budget(usd?) -> dict", "set (a number), clear (nil) or read the run's LLM budget: {limit_usd, spent_usd, remaining_usd}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		s := stateOf(th)
 		if a.Has(0) {
 			limit := float64(-1)
@@ -601,7 +601,7 @@ func init() {
 		}
 		return s.budgetValue(), nil
 	})
-	lib.Def("llm_budget_remaining", "llm_budget_remaining()", "USD left of the budget llm_budget set, or nil when none is set", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("llm_budget_remaining", "llm_budget_remaining() -> float?", "USD left of the budget llm_budget set, or nil when none is set", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		v, _ := stateOf(th).budgetValue().AsDict()
 		r, _ := v.Get("remaining_usd")
 		return r, nil

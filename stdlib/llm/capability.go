@@ -20,9 +20,9 @@ func init() {
 		d(t, "call_structured", "llm_call_structured", "llm.call_structured(prompt, schema, options?)", "the reply parsed as JSON and validated against schema"),
 		d(t, "catalog", "llm_provider_catalog", "llm.catalog() -> list", "every provider with its models and capabilities (llm_provider_catalog)"),
 		d(t, "usage", "llm_usage", "llm.usage() -> dict", "this run's totals: {calls, input_tokens, output_tokens, total_tokens, cost_usd}"),
-		d(t, "cost", "llm_cost", "llm.cost(model: string, input_tokens: int, output_tokens: int)", "the list-price cost in USD of a call, or nil"),
+		d(t, "cost", "llm_cost", "llm.cost(model: string, input_tokens: int, output_tokens: int) -> float?", "the list-price cost in USD of a call, or nil"),
 		d(t, "config", "llm_config", "llm.config(options?) -> dict", "the provider, model and endpoint a call with options would use"),
-		d(t, "model_info", "llm_model_info", "llm.model_info(model: string)", "a catalog model's {id, provider, aliases, tier, prices}, or nil"),
+		d(t, "model_info", "llm_model_info", "llm.model_info(model: string) -> dict?", "a catalog model's {id, provider, aliases, tier, prices}, or nil"),
 		d(t, "resolve_model", "llm_resolve_model", "llm.resolve_model(name: string) -> dict", "{id, provider} of an alias or id"),
 	})
 }

@@ -15,7 +15,7 @@ import (
 var tiers = []string{"small", "mid", "frontier"}
 
 func init() {
-	lib.Def("llm_known_models", "llm_known_models(provider?)", "the ids of the catalog's models (of one provider), sorted", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("llm_known_models", "llm_known_models(provider?) -> list<string>", "the ids of the catalog's models (of one provider), sorted", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		want := ""
 		if a.Given(0) && !a.At(0).IsNil() {
 			want = strings.ToLower(a.Text(0))
@@ -32,7 +32,7 @@ func init() {
 		sort.Strings(ids)
 		return vm.Of(lib.StrList(ids)), nil
 	})
-	lib.Def("llm_model_info", "llm_model_info(model)", "{id, provider, aliases, tier, input_per_mtok, output_per_mtok} of a catalog model or alias, or nil", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("llm_model_info", "llm_model_info(model) -> dict?", "{id, provider, aliases, tier, input_per_mtok, output_per_mtok} of a catalog model or alias, or nil", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		m, ok := findModel(a.Text(0))
 		if !ok {
 			return vm.Nil, nil
@@ -47,17 +47,17 @@ func init() {
 		return vm.Of(lib.DictOf("id", vm.Str(m.id), "provider", vm.Str(m.provider), "aliases", lib.StrList(aliases),
 			"tier", vm.Str(m.tier), "input_per_mtok", price(m.in), "output_per_mtok", price(m.out))), nil
 	})
-	lib.Def("llm_model_tier", "llm_model_tier(model)", `the tier of a catalog model: "small", "mid" or "frontier"; nil when unknown`, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("llm_model_tier", "llm_model_tier(model) -> string?", `the tier of a catalog model: "small", "mid" or "frontier"; nil when unknown`, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		m, ok := findModel(a.Text(0))
 		if !ok {
 			return vm.Nil, nil
 		}
 		return vm.Str(m.tier), nil
 	})
-	lib.Def("llm_available_providers", "llm_available_providers()", "the providers a call can use now: those whose API key is set, ollama when OLLAMA_BASE_URL is set, mock while llm_mock is armed", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("llm_available_providers", "llm_available_providers() -> list<string>", "the providers a call can use now: those whose API key is set, ollama when OLLAMA_BASE_URL is set, mock while llm_mock is armed", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return vm.Of(lib.StrList(available(th))), nil
 	})
-	lib.Def("llm_pick_model", "llm_pick_model(options?)", `a catalog model id for {tier?: "small"|"mid"|"frontier" (default mid), provider?}; nil when none fits`, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("llm_pick_model", "llm_pick_model(options?) -> string?", `a catalog model id for {tier?: "small"|"mid"|"frontier" (default mid), provider?}; nil when none fits`, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		tier, want := "mid", ""
 		if a.Given(0) && !a.At(0).IsNil() {
 			d, ok := a.Dict(0)

@@ -256,7 +256,7 @@ func register(th *vm.Thread, name string, cfg *vm.Dict) (provider, error) {
 		}
 		s, ok := v.AsString()
 		if !ok || strings.TrimSpace(s.Go()) == "" {
-			return "", vm.Throwf("%s: %s must be a non-empty string, got %s", fn, k, lib.Display(v))
+			return "", vm.Throwf("%s: %s must be a non-empty string, got %s", fn, k, lib.Shown(v))
 		}
 		return strings.TrimSpace(s.Go()), nil
 	}
@@ -464,11 +464,11 @@ func init() {
 		}
 		return vm.Of(vm.NewList(out)), nil
 	})
-	lib.Def("llm_rate_limit", "llm_rate_limit(provider, rpm?)", "set (rpm an int), remove (rpm nil) or read (no rpm) a provider's requests-per-minute limit, which every call to it waits for; {provider, rpm, available, waits}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("llm_rate_limit", "llm_rate_limit(provider, rpm?) -> dict", "set (rpm an int), remove (rpm nil) or read (no rpm) a provider's requests-per-minute limit, which every call to it waits for; {provider, rpm, available, waits}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		const fn = "llm_rate_limit"
 		name, ok := a.Str(0)
 		if !ok || name == "" {
-			return vm.Value{}, vm.Throwf("%s: provider must be a provider name, got %s", fn, lib.Display(a.At(0)))
+			return vm.Value{}, vm.Throwf("%s: provider must be a provider name, got %s", fn, lib.Shown(a.At(0)))
 		}
 		if _, ok := lookupProvider(th, name); !ok {
 			return vm.Value{}, vm.Throwf("%s: unknown provider %q (known: %s)", fn, name, providerNames(customProviders(th)...))
@@ -497,7 +497,7 @@ func init() {
 		const fn = "with_rate_limit"
 		name, ok := a.Str(0)
 		if !ok || name == "" {
-			return vm.Value{}, vm.Throwf("%s: name must be a non-empty string, got %s", fn, lib.Display(a.At(0)))
+			return vm.Value{}, vm.Throwf("%s: name must be a non-empty string, got %s", fn, lib.Shown(a.At(0)))
 		}
 		rpm, err := rpmArg(fn, a.At(1))
 		if err != nil {
@@ -525,7 +525,7 @@ func init() {
 		}
 		return th.Call(f)
 	})
-	lib.Def("llm_qc_default_model", "llm_qc_default_model()", "the model for quick quality checks: HARN_LLM_QC_MODEL, else the small-tier catalog model of the first available provider; nil when none", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("llm_qc_default_model", "llm_qc_default_model() -> string?", "the model for quick quality checks: HARN_LLM_QC_MODEL, else the small-tier catalog model of the first available provider; nil when none", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if m := env("HARN_LLM_QC_MODEL"); m != "" {
 			id, _ := resolveModel(m)
 			return vm.Str(id), nil
@@ -542,7 +542,7 @@ func init() {
 		}
 		return vm.Nil, nil
 	})
-	lib.Def("llm_provider_catalog", "llm_provider_catalog()", "every provider (built-in, then registered) with its models and capabilities: [{name, api, base_url, api_key_env, api_key_set, default_model, models, registered, capabilities}]", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("llm_provider_catalog", "llm_provider_catalog() -> list<dict>", "every provider (built-in, then registered) with its models and capabilities: [{name, api, base_url, api_key_env, api_key_set, default_model, models, registered, capabilities}]", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		var out []vm.Value
 		for _, p := range providers {
 			out = append(out, providerValue(th, p, false))
@@ -552,18 +552,18 @@ func init() {
 		}
 		return vm.Of(vm.NewList(out)), nil
 	})
-	lib.Def("list_providers_native", "list_providers_native()", "the names of the providers built into this runtime (not those of provider_register)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("list_providers_native", "list_providers_native() -> list<string>", "the names of the providers built into this runtime (not those of provider_register)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		names := make([]string, len(providers))
 		for i, p := range providers {
 			names[i] = p.name
 		}
 		return vm.Of(lib.StrList(names)), nil
 	})
-	lib.Def("provider_register", "provider_register(name, config)", "register an OpenAI-compatible or Anthropic-compatible provider for this run: config {api?: \"openai\"|\"anthropic\", base_url, api_key_env?, models?, default_model?, capabilities?}; its catalog entry", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("provider_register", "provider_register(name, config) -> dict", "register an OpenAI-compatible or Anthropic-compatible provider for this run: config {api?: \"openai\"|\"anthropic\", base_url, api_key_env?, models?, default_model?, capabilities?}; its catalog entry", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		const fn = "provider_register"
 		name, ok := a.Str(0)
 		if !ok || strings.TrimSpace(name) == "" {
-			return vm.Value{}, vm.Throwf("%s: name must be a non-empty string, got %s", fn, lib.Display(a.At(0)))
+			return vm.Value{}, vm.Throwf("%s: name must be a non-empty string, got %s", fn, lib.Shown(a.At(0)))
 		}
 		name = strings.ToLower(strings.TrimSpace(name))
 		if _, native := providerByName(name); native {
@@ -593,14 +593,14 @@ func init() {
 		s.mu.Unlock()
 		return providerValue(th, p, true), nil
 	})
-	lib.Def("provider_capabilities", "provider_capabilities(provider)", "{provider, api, chat, streaming, tools, json_mode, system_prompt, vision, installed}: what a call to the provider may use; a call using a missing capability fails before it is sent", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("provider_capabilities", "provider_capabilities(provider) -> dict", "{provider, api, chat, streaming, tools, json_mode, system_prompt, vision, installed}: what a call to the provider may use; a call using a missing capability fails before it is sent", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		p, err := providerArg(th, "provider_capabilities", a.At(0))
 		if err != nil {
 			return vm.Value{}, err
 		}
 		return capsValue(th, p), nil
 	})
-	lib.Def("provider_capabilities_install", "provider_capabilities_install(provider, capabilities)", "override some capability flags of a provider for this run; the capabilities after the change", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("provider_capabilities_install", "provider_capabilities_install(provider, capabilities) -> dict", "override some capability flags of a provider for this run; the capabilities after the change", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		const fn = "provider_capabilities_install"
 		p, err := providerArg(th, fn, a.At(0))
 		if err != nil {
@@ -621,7 +621,7 @@ func init() {
 		s.mu.Unlock()
 		return capsValue(th, p), nil
 	})
-	lib.Def("provider_capabilities_clear", "provider_capabilities_clear(provider?)", "drop the installed capability overrides of a provider (of every provider without an argument); how many providers had some", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("provider_capabilities_clear", "provider_capabilities_clear(provider?) -> int", "drop the installed capability overrides of a provider (of every provider without an argument); how many providers had some", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		s := regOf(th)
 		if a.Given(0) {
 			p, err := providerArg(th, "provider_capabilities_clear", a.At(0))

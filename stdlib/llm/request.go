@@ -295,12 +295,20 @@ func newRequest(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value) (*re
 		}
 	}
 	if v, ok := opt("stop"); ok {
+		// docs/llm.md "Options": a string or a list of stop sequences; any
+		// other value is refused rather than sent as its display text
 		if l, ok := v.AsList(); ok {
-			for _, it := range l.Items() {
-				r.stop = append(r.stop, vm.ToDisplay(it))
+			for i, it := range l.Items() {
+				s, isStr := it.AsString()
+				if !isStr {
+					return nil, vm.Throwf("%s: options.stop[%d] must be a string, got %s", fn, i, lib.Shown(it))
+				}
+				r.stop = append(r.stop, s.Go())
 			}
+		} else if s, isStr := v.AsString(); isStr {
+			r.stop = []string{s.Go()}
 		} else {
-			r.stop = []string{vm.ToDisplay(v)}
+			return nil, vm.Throwf("%s: options.stop must be a string or a list of strings, got %s", fn, lib.Shown(v))
 		}
 	}
 	if v, ok := opt("tools"); ok {

@@ -65,7 +65,7 @@ func transcriptOptions(fn string, d *vm.Dict) (string, vm.Value, error) {
 	if v := lib.Get(d, "id"); !v.IsNil() {
 		s, ok := v.AsString()
 		if !ok || s.Go() == "" {
-			return "", vm.Value{}, vm.Throwf("%s: id must be a non-empty string, got %s", fn, lib.Display(v))
+			return "", vm.Value{}, vm.Throwf("%s: id must be a non-empty string, got %s", fn, lib.Shown(v))
 		}
 		id = s.Go()
 	}
@@ -88,7 +88,7 @@ func checkKeys(fn, what string, d *vm.Dict, known ...string) error {
 }
 
 func init() {
-	lib.Def("conversation", "conversation(system?)", "a new conversation: a list of message dicts, starting with the system message when given", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("conversation", "conversation(system?) -> list<dict>", "a new conversation: a list of message dicts, starting with the system message when given", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if !a.Given(0) {
 			return vm.Of(vm.NewList(nil)), nil
 		}
@@ -154,7 +154,7 @@ func init() {
 		return appendTo("add_tool_result", a.At(0), ToolResult(id, name, Content(a.At(2)), isErr))
 	})
 
-	lib.Def("transcript", "transcript(messages?) / transcript({id?, system?, messages?, metadata?})", "a new transcript: {_type: \"transcript\", id, messages, metadata, parent}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("transcript", "transcript(messages?) -> dict / transcript({id?, system?, messages?, metadata?}) -> dict", "a new transcript: {_type: \"transcript\", id, messages, metadata, parent}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		const fn = "transcript"
 		if !a.Given(0) {
 			return vm.Of(New("", nil, vm.Nil, vm.Nil)), nil
@@ -190,7 +190,7 @@ func init() {
 		}
 		return vm.Of(New(id, msgs, md, vm.Nil)), nil
 	})
-	lib.Def("transcript_from_messages", "transcript_from_messages(messages, options?)", "a new transcript holding the messages (a list, or another transcript's); options {id?, metadata?}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("transcript_from_messages", "transcript_from_messages(messages, options?) -> dict", "a new transcript holding the messages (a list, or another transcript's); options {id?, metadata?}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		const fn = "transcript_from_messages"
 		msgs, err := Messages(fn, a.At(0))
 		if err != nil {
@@ -211,14 +211,14 @@ func init() {
 		}
 		return vm.Of(New(id, msgs, md, vm.Nil)), nil
 	})
-	lib.Def("transcript_messages", "transcript_messages(t)", "the messages of a transcript (a conversation is its own list)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("transcript_messages", "transcript_messages(t) -> list", "the messages of a transcript (a conversation is its own list)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		items, _, err := Split("transcript_messages", a.At(0))
 		if err != nil {
 			return vm.Value{}, err
 		}
 		return vm.Of(vm.NewList(items)), nil
 	})
-	lib.Def("transcript_id", "transcript_id(t)", "the id of a transcript", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("transcript_id", "transcript_id(t) -> string", "the id of a transcript", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		_, tr, err := Split("transcript_id", a.At(0))
 		if err != nil {
 			return vm.Value{}, err
@@ -228,14 +228,14 @@ func init() {
 		}
 		return lib.Get(tr, "id"), nil
 	})
-	lib.Def("transcript_stats", "transcript_stats(t)", "{messages, by_role, tool_calls, tool_results, tool_errors, characters, tokens} of a conversation or transcript", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("transcript_stats", "transcript_stats(t) -> dict", "{messages, by_role, tool_calls, tool_results, tool_errors, characters, tokens} of a conversation or transcript", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		msgs, err := Messages("transcript_stats", a.At(0))
 		if err != nil {
 			return vm.Value{}, err
 		}
 		return Stats(msgs), nil
 	})
-	lib.Def("transcript_summary", "transcript_summary(t, options?)", "a text digest, one line per message (\"role: content\", cut at options.max_chars, default 80)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("transcript_summary", "transcript_summary(t, options?) -> string", "a text digest, one line per message (\"role: content\", cut at options.max_chars, default 80)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		const fn = "transcript_summary"
 		msgs, err := Messages(fn, a.At(0))
 		if err != nil {
@@ -256,7 +256,7 @@ func init() {
 		}
 		return vm.Str(strings.Join(SummaryLines(msgs, int(width)), "\n")), nil
 	})
-	lib.Def("transcript_export", "transcript_export(t)", "the transcript as JSON text ({format, id, parent, metadata, messages}); transcript_import reads it back", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("transcript_export", "transcript_export(t) -> string", "the transcript as JSON text ({format, id, parent, metadata, messages}); transcript_import reads it back", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		const fn = "transcript_export"
 		msgs, err := Messages(fn, a.At(0))
 		if err != nil {
@@ -270,10 +270,10 @@ func init() {
 			"metadata", lib.Get(tr, "metadata"), "messages", vm.Of(vm.NewList(msgs)))
 		return vm.Str(hjson.Stringify(vm.Of(doc))), nil
 	})
-	lib.Def("transcript_import", "transcript_import(json)", "the transcript a transcript_export text (or its parsed dict) describes, checked", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("transcript_import", "transcript_import(json) -> dict", "the transcript a transcript_export text (or its parsed dict) describes, checked", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return importTranscript(a.At(0))
 	})
-	lib.Def("transcript_fork", "transcript_fork(t, options?)", "a copy of the transcript with a new id and parent set to t's id; options {at?: keep the first N messages, id?, metadata?}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("transcript_fork", "transcript_fork(t, options?) -> dict", "a copy of the transcript with a new id and parent set to t's id; options {at?: keep the first N messages, id?, metadata?}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		const fn = "transcript_fork"
 		msgs, err := Messages(fn, a.At(0))
 		if err != nil {

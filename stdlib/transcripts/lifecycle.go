@@ -139,7 +139,7 @@ func readAsset(fn string, v vm.Value) (*vm.Dict, error) {
 	}
 	n, ok := lib.Get(d, "name").AsString()
 	if !ok || n.Go() == "" {
-		return nil, vm.Throwf("%s: asset name must be a non-empty string, got %s", fn, lib.Display(lib.Get(d, "name")))
+		return nil, vm.Throwf("%s: asset name must be a non-empty string, got %s", fn, lib.Shown(lib.Get(d, "name")))
 	}
 	for _, k := range []string{"kind", "path", "uri", "mime_type"} {
 		if x := lib.Get(d, k); !x.IsNil() {
@@ -360,7 +360,7 @@ func cutToTokens(text string, n int64) string {
 }
 
 func init() {
-	lib.Def("transcript_reset", "transcript_reset(t, options?)", "t (same id, metadata and assets) with its messages dropped, the system messages kept unless options.keep_system is false; active again", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("transcript_reset", "transcript_reset(t, options?) -> dict", "t (same id, metadata and assets) with its messages dropped, the system messages kept unless options.keep_system is false; active again", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		const fn = "transcript_reset"
 		msgs, tr, err := transcriptArg(fn, a.At(0))
 		if err != nil {
@@ -388,7 +388,7 @@ func init() {
 		out, _ := Rebuild(tr, kept).AsDict()
 		return withStatus(out, "active", "abandon_reason", vm.Nil), nil
 	})
-	lib.Def("transcript_archive", "transcript_archive(t)", "t marked archived (metadata.status): finished and kept; it takes no new messages until transcript_resume", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("transcript_archive", "transcript_archive(t) -> dict", "t marked archived (metadata.status): finished and kept; it takes no new messages until transcript_resume", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		_, tr, err := transcriptArg("transcript_archive", a.At(0))
 		if err != nil {
 			return vm.Value{}, err
@@ -398,7 +398,7 @@ func init() {
 		}
 		return withStatus(tr, "archived"), nil
 	})
-	lib.Def("transcript_abandon", "transcript_abandon(t, reason?)", "t marked abandoned (metadata.status, metadata.abandon_reason): given up; it takes no new messages until transcript_resume", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("transcript_abandon", "transcript_abandon(t, reason?) -> dict", "t marked abandoned (metadata.status, metadata.abandon_reason): given up; it takes no new messages until transcript_resume", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		const fn = "transcript_abandon"
 		_, tr, err := transcriptArg(fn, a.At(0))
 		if err != nil {
@@ -414,7 +414,7 @@ func init() {
 		}
 		return withStatus(tr, "abandoned", "abandon_reason", reason), nil
 	})
-	lib.Def("transcript_resume", "transcript_resume(t)", "an archived or abandoned transcript made active again (it takes messages); an active one unchanged", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("transcript_resume", "transcript_resume(t) -> dict", "an archived or abandoned transcript made active again (it takes messages); an active one unchanged", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		_, tr, err := transcriptArg("transcript_resume", a.At(0))
 		if err != nil {
 			return vm.Value{}, err
@@ -424,14 +424,14 @@ func init() {
 		}
 		return withStatus(tr, "active", "abandon_reason", vm.Nil), nil
 	})
-	lib.Def("transcript_assets", "transcript_assets(t)", "the assets attached to a transcript: [{name, kind, content?, path?, uri?, mime_type?, metadata?}]", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("transcript_assets", "transcript_assets(t) -> list<dict>", "the assets attached to a transcript: [{name, kind, content?, path?, uri?, mime_type?, metadata?}]", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		_, tr, err := transcriptArg("transcript_assets", a.At(0))
 		if err != nil {
 			return vm.Value{}, err
 		}
 		return vm.Of(vm.NewList(slices.Clone(assetsOf(tr)))), nil
 	})
-	lib.Def("transcript_add_asset", "transcript_add_asset(t, asset)", "t with an asset {name, kind? (default file), content?|path?|uri?, mime_type?, metadata?} attached (one of the same name is replaced)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("transcript_add_asset", "transcript_add_asset(t, asset) -> dict", "t with an asset {name, kind? (default file), content?|path?|uri?, mime_type?, metadata?} attached (one of the same name is replaced)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		const fn = "transcript_add_asset"
 		_, tr, err := transcriptArg(fn, a.At(0))
 		if err != nil {
@@ -452,7 +452,7 @@ func init() {
 		list = append(list, vm.Of(as))
 		return vm.Of(tr.Set("metadata", vm.Of(metadataOf(tr).Set("assets", vm.Of(vm.NewList(list)))))), nil
 	})
-	lib.Def("transcript_events", "transcript_events(t)", "the conversation as events in order: {index, kind (message, system, feedback, tool_call, tool_result, compaction), role, …}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("transcript_events", "transcript_events(t) -> list<dict>", "the conversation as events in order: {index, kind (message, system, feedback, tool_call, tool_result, compaction), role, …}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		msgs, err := Messages("transcript_events", a.At(0))
 		if err != nil {
 			return vm.Value{}, err
@@ -509,7 +509,7 @@ func init() {
 		}
 		return vm.Of(vm.NewList(out)), nil
 	})
-	lib.Def("transcript_summarize", "transcript_summarize(t, options?)", "a summary of the conversation: a count line and one line per message (deterministic), or written by options.summarizer(messages) or a model (options.llm)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("transcript_summarize", "transcript_summarize(t, options?) -> string", "a summary of the conversation: a count line and one line per message (deterministic), or written by options.summarizer(messages) or a model (options.llm)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		const fn = "transcript_summarize"
 		msgs, err := Messages(fn, a.At(0))
 		if err != nil {
@@ -528,21 +528,21 @@ func init() {
 	lib.Def("transcript_auto_compact", "transcript_auto_compact(t, options?)", "t kept under options.max_tokens (default 8000): old tool results are microcompacted first, then old messages summarized (transcript_compact); unchanged when it fits", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return AutoCompact(th, "transcript_auto_compact", a.At(0), a.At(1))
 	})
-	lib.Def("transcript_render_visible", "transcript_render_visible(t)", "the conversation as a user saw it: the user and assistant texts, \"User: …\" / \"Assistant: …\" blocks", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("transcript_render_visible", "transcript_render_visible(t) -> string", "the conversation as a user saw it: the user and assistant texts, \"User: …\" / \"Assistant: …\" blocks", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		msgs, err := Messages("transcript_render_visible", a.At(0))
 		if err != nil {
 			return vm.Value{}, err
 		}
 		return vm.Str(Render(msgs, false)), nil
 	})
-	lib.Def("transcript_render_full", "transcript_render_full(t)", "every message as text: system prompts, summaries, feedback, tool calls with their arguments and tool results", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("transcript_render_full", "transcript_render_full(t) -> string", "every message as text: system prompts, summaries, feedback, tool calls with their arguments and tool results", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		msgs, err := Messages("transcript_render_full", a.At(0))
 		if err != nil {
 			return vm.Value{}, err
 		}
 		return vm.Str(Render(msgs, true)), nil
 	})
-	lib.Def("assemble_context", "assemble_context(items, budget)", "fit items (strings or {content, priority?, name?}) into budget estimated tokens, highest priority first (ties in order); {text, included, dropped, tokens}, included in the original order", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("assemble_context", "assemble_context(items, budget) -> dict", "fit items (strings or {content, priority?, name?}) into budget estimated tokens, highest priority first (ties in order); {text, included, dropped, tokens}, included in the original order", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		const fn = "assemble_context"
 		items, err := readItems(fn, "items", a.At(0), "priority")
 		if err != nil {
@@ -580,7 +580,7 @@ func init() {
 		return vm.Of(lib.DictOf("text", vm.Str(text), "included", vm.Of(vm.NewList(inc)), "dropped", vm.Of(vm.NewList(drop)),
 			"tokens", vm.IntOf(llm.EstimateTokens(vm.Str(text))))), nil
 	})
-	lib.Def("select_artifacts_adaptive", "select_artifacts_adaptive(artifacts, options)", "the artifacts ({name, content, score?}) that fit options.budget tokens, best first (score, else word overlap with options.query); one that does not fit whole is cut to the room left when at least options.min_tokens (default 32); [{name, content, score, tokens, truncated}]", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("select_artifacts_adaptive", "select_artifacts_adaptive(artifacts, options) -> list<dict>", "the artifacts ({name, content, score?}) that fit options.budget tokens, best first (score, else word overlap with options.query); one that does not fit whole is cut to the room left when at least options.min_tokens (default 32); [{name, content, score, tokens, truncated}]", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		const fn = "select_artifacts_adaptive"
 		items, err := readItems(fn, "artifacts", a.At(0), "score", "relevance")
 		if err != nil {

@@ -51,7 +51,7 @@ func strArg(fn string, a vm.Args, i int, what string) (string, error) {
 }
 
 func init() {
-	lib.Def("workflow_graph", "workflow_graph(spec: dict)",
+	lib.Def("workflow_graph", "workflow_graph(spec: dict) -> dict",
 		`a workflow graph {_type: "workflow", name, entry, nodes, edges, policies} from {name?, entry?, nodes, edges?, policies?}`,
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			const fn = "workflow_graph"
@@ -65,7 +65,7 @@ func init() {
 			}
 			return g.value(), nil
 		})
-	lib.Def("workflow_validate", "workflow_validate(graph)",
+	lib.Def("workflow_validate", "workflow_validate(graph) -> list<dict>",
 		"the graph's problems, a list of {code, severity, message, node?}: missing entry, unknown node ids in edges, unreachable nodes, unguarded cycles, branch nodes without guards; [] when valid",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			g, err := graphArg("workflow_validate", a, 0)
@@ -74,7 +74,7 @@ func init() {
 			}
 			return vm.Of(vm.NewList(g.problems())), nil
 		})
-	lib.Def("workflow_inspect", "workflow_inspect(graph)",
+	lib.Def("workflow_inspect", "workflow_inspect(graph) -> dict",
 		"a summary {name, entry, nodes, kinds, edges, node_count, edge_count, order, terminals, has_cycles, valid, version, history}",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			g, err := graphArg("workflow_inspect", a, 0)
@@ -83,7 +83,7 @@ func init() {
 			}
 			return g.inspect(historyOf(th).list(nameKey(g))), nil
 		})
-	lib.Def("workflow_clone", "workflow_clone(graph, name?: string)",
+	lib.Def("workflow_clone", "workflow_clone(graph, name?: string) -> dict",
 		"an uncommitted copy of the graph, renamed when name is given",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			const fn = "workflow_clone"
@@ -100,7 +100,7 @@ func init() {
 			}
 			return c.value(), nil
 		})
-	lib.Def("workflow_insert_node", "workflow_insert_node(graph, node: dict, after?: string)",
+	lib.Def("workflow_insert_node", "workflow_insert_node(graph, node: dict, after?: string) -> dict",
 		"a new graph with node added; after an existing node, node takes over that node's outgoing edges and gets an edge from it",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			const fn = "workflow_insert_node"
@@ -137,7 +137,7 @@ func init() {
 			}
 			return c.value(), nil
 		})
-	lib.Def("workflow_replace_node", "workflow_replace_node(graph, id: string, node: dict)",
+	lib.Def("workflow_replace_node", "workflow_replace_node(graph, id: string, node: dict) -> dict",
 		"a new graph with node id replaced by node (its id defaults to id; a new id renames the edges and entry)",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			const fn = "workflow_replace_node"
@@ -186,7 +186,7 @@ func init() {
 			}
 			return c.value(), nil
 		})
-	lib.Def("workflow_rewire", "workflow_rewire(graph, from: string, to: string, new_to: string?)",
+	lib.Def("workflow_rewire", "workflow_rewire(graph, from: string, to: string, new_to: string?) -> dict",
 		"a new graph whose edge from → to points at new_to instead (keeping its when); new_to nil removes the edge",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			const fn = "workflow_rewire"
@@ -234,7 +234,7 @@ func init() {
 		})
 	for _, p := range policies {
 		p := p
-		lib.Def(p.builtin, p.builtin+"(graph, policy)", "a new graph with its "+p.key+" policy set (validated; docs/workflow.md, Policies); nil clears it",
+		lib.Def(p.builtin, p.builtin+"(graph, policy) -> dict", "a new graph with its "+p.key+" policy set (validated; docs/workflow.md, Policies); nil clears it",
 			func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 				g, err := graphArg(p.builtin, a, 0)
 				if err != nil {
@@ -256,7 +256,7 @@ func init() {
 				return c.value(), nil
 			})
 	}
-	lib.Def("workflow_policy_report", "workflow_policy_report(graph)",
+	lib.Def("workflow_policy_report", "workflow_policy_report(graph) -> dict",
 		"the graph's policies {model, context, auto_compact, output_visibility, set, llm_nodes, warnings}",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			g, err := graphArg("workflow_policy_report", a, 0)
@@ -265,7 +265,7 @@ func init() {
 			}
 			return g.policyReport(), nil
 		})
-	lib.Def("workflow_diff", "workflow_diff(a, b)",
+	lib.Def("workflow_diff", "workflow_diff(a, b) -> dict",
 		"what changed from graph a to graph b: {added_nodes, removed_nodes, changed_nodes, added_edges, removed_edges, changed_edges, entry_changed, policies_changed, same}",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			x, err := graphArg("workflow_diff", a, 0)
@@ -278,7 +278,7 @@ func init() {
 			}
 			return diff(x, y), nil
 		})
-	lib.Def("workflow_commit", "workflow_commit(graph, message?: string)",
+	lib.Def("workflow_commit", "workflow_commit(graph, message?: string) -> dict",
 		"a committed snapshot of the graph with version, hash (SHA-256 of its content), message and parent; the run keeps the history per graph name",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			const fn = "workflow_commit"
@@ -314,7 +314,7 @@ func init() {
 			c.commit = meta
 			return c.value(), nil
 		})
-	lib.Def("workflow_execute", "workflow_execute(graph, input, options?: dict)",
+	lib.Def("workflow_execute", "workflow_execute(graph, input, options?: dict) -> dict",
 		"run the graph from its entry: {output, trace: [{node, status, ms, output?}], state, steps, continues}; options {id, max_steps, max_continues}",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			const fn = "workflow_execute"

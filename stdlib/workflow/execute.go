@@ -83,7 +83,7 @@ func parseOptions(fn string, v vm.Value) (execOptions, error) {
 		case "id":
 			id, isStr := str(fv)
 			if !isStr || id == "" {
-				return o, vm.Runtimef("%s: id must be a non-empty string, got %s", fn, vm.ToDisplay(fv))
+				return o, vm.Runtimef("%s: id must be a non-empty string, got %s", fn, lib.Shown(fv))
 			}
 			o.id = id
 		case "max_steps":
@@ -97,7 +97,7 @@ func parseOptions(fn string, v vm.Value) (execOptions, error) {
 			}
 			o.maxContinues = int64(n)
 		default:
-			return o, vm.Runtimef("%s: unknown option %q (expected id, max_steps, max_continues)", fn, k)
+			return o, vm.Runtimef("%s: unknown option %q%s (expected id, max_steps, max_continues)", fn, k, lib.DidYouMean(k, []string{"id", "max_steps", "max_continues"}))
 		}
 	}
 	return o, nil

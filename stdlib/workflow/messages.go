@@ -282,7 +282,7 @@ func init() {
 	op := func(name, sig, doc string, fn vm.BuiltinFunc) {
 		members = append(members, vm.NewBuiltin("workflow."+name, sig, doc, fn))
 	}
-	op("signal", "workflow.signal(id: string, name: string, payload?)",
+	op("signal", "workflow.signal(id: string, name: string, payload?) -> bool",
 		"queue the signal {kind: \"signal\", name, payload} for the running workflow id; true",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			const fn = "workflow.signal"
@@ -349,7 +349,7 @@ func init() {
 				}
 			}
 		})
-	op("receive", "workflow.receive(name?: string, timeout?)",
+	op("receive", "workflow.receive(name?: string, timeout?) -> dict?",
 		"inside a workflow node: the next signal or update sent to this run (only those called name when given), waiting for one; nil when the timeout passes",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			const fn = "workflow.receive"
@@ -393,7 +393,7 @@ func init() {
 				}
 			}
 		})
-	op("respond_update", "workflow.respond_update(update_id: int, result)",
+	op("respond_update", "workflow.respond_update(update_id: int, result) -> bool",
 		"inside a workflow node: answer the update update_id (from workflow.receive) with result; true",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			const fn = "workflow.respond_update"
@@ -450,7 +450,7 @@ func init() {
 			}
 			return vm.Nil, nil
 		})
-	op("pause", "workflow.pause(id: string)",
+	op("pause", "workflow.pause(id: string) -> bool",
 		"ask the running workflow id to stop before its next node until workflow.resume; true",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			if _, err := setPause(th, "workflow.pause", a, true); err != nil {
@@ -458,7 +458,7 @@ func init() {
 			}
 			return vm.True, nil
 		})
-	op("resume", "workflow.resume(id: string)",
+	op("resume", "workflow.resume(id: string) -> bool",
 		"let a paused (or pausing) workflow id go on; whether it was paused",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			was, err := setPause(th, "workflow.resume", a, false)
@@ -467,7 +467,7 @@ func init() {
 			}
 			return vm.BoolOf(was), nil
 		})
-	op("status", "workflow.status(id?: string)",
+	op("status", "workflow.status(id?: string) -> dict",
 		"{id, status: running/pausing/paused/completed/failed, node, steps, continues, pending_messages, queries} of the workflow id, or of the run whose node calls it",
 		func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			const fn = "workflow.status"
