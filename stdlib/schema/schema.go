@@ -7,6 +7,7 @@ package schema
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -149,6 +150,8 @@ var schemaKeys = map[string][]string{
 	"max":                   {"max", "maximum"},
 	"all_of":                {"all_of", "allOf"},
 	"union":                 {"union", "oneOf", "anyOf", "one_of", "any_of"},
+	"exclusive_minimum":     {"exclusive_minimum", "exclusiveMinimum"},
+	"exclusive_maximum":     {"exclusive_maximum", "exclusiveMaximum"},
 }
 
 // sget reads a schema keyword in any of its spellings.
@@ -163,6 +166,19 @@ func sget(s *vm.Dict, key string) (vm.Value, bool) {
 		}
 	}
 	return vm.Value{}, false
+}
+
+// sgetAll reads every spelling of a schema keyword that s gives: a
+// schema with both `anyOf` and `oneOf` must satisfy both, as in JSON
+// Schema, where reading only the first spelling ignored the other.
+func sgetAll(s *vm.Dict, key string) []vm.Value {
+	var out []vm.Value
+	for _, n := range schemaKeys[key] {
+		if v, ok := s.Get(n); ok && !v.IsNil() {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // harnTypeName maps a schema type name to the Harn name.
@@ -186,7 +202,7 @@ func harnTypeName(t string) string {
 
 func typeMatches(t string, v vm.Value) bool {
 	switch t {
-	case "any", "":
+	case "any", "unknown", "":
 		return true
 	case "int":
 		_, ok := v.AsInt()
@@ -203,7 +219,58 @@ func typeMatches(t string, v vm.Value) bool {
 	case "string", "bool", "nil", "list", "set", "bytes", "closure", "duration":
 		return v.Type() == t
 	}
-	return true // unknown names (struct or alias names) are not checked
+	if isWord(t) {
+		// a type_of name (docs/spec/builtins.md §1.3: `range`, `struct`,
+		// `channel`…): only a value of that kind matches
+		return v.Type() == t
+	}
+	return true // other names (struct or alias names) are not checked
+}
+
+// isWord reports whether a type name is a lowercase word, as type_of
+// names are; a struct's or alias's name (`Point`) or a written type
+// (`list<int>`) is not.
+func isWord(name string) bool {
+	return name != "" && strings.TrimLeft(name, "abcdefghijklmnopqrstuvwxyz_") == ""
+}
+
+// schemaTypeNames are the names a schema's `type` gives besides the
+// type_of names: the Harn dialect's and the JSON Schema ones it maps.
+var schemaTypeNames = []string{"any", "unknown", "int", "float", "string", "bool", "nil", "list", "dict",
+	"object", "array", "integer", "number", "boolean", "null"}
+
+// runtimeTypeNames are type_of names (docs/spec/builtins.md §1.3 and the
+// library's kinds) that are close to a schema type name, yet no slip.
+var runtimeTypeNames = map[string]bool{"set": true, "cell": true, "name": true, "pair": true, "error": true,
+	"enum": true, "iter": true, "rng": true, "range": true, "atomic": true, "struct": true, "bytes": true,
+	"stream": true, "generator": true}
+
+// typeNameProblem describes a `type` name that is most likely a slip
+// for a schema type name (`strng`, `integr`): a lowercase word no type_of
+// name spells, close to one of schemaTypeNames. Such a name used to let
+// every value pass; any other lowercase word is a type_of name, matched by
+// values of that kind alone, and other names (`Point`) are not checked.
+func typeNameProblem(t vm.Value) string {
+	var names []vm.Value
+	if l, ok := t.AsList(); ok {
+		names = l.Items()
+	} else {
+		names = []vm.Value{t}
+	}
+	for _, n := range names {
+		x, ok := n.AsString()
+		if !ok {
+			continue
+		}
+		name := x.Go()
+		if !isWord(name) || slices.Contains(schemaTypeNames, name) || runtimeTypeNames[name] {
+			continue
+		}
+		if hint := lib.DidYouMean(name, schemaTypeNames); hint != "" {
+			return fmt.Sprintf("unknown type '%s'%s", name, strings.ReplaceAll(hint, `"`, "'")) // the schema messages' quotes
+		}
+	}
+	return ""
 }
 
 // schemaPath joins a path step: "root" for the top, "a.b", "a[0]", "[2]".
@@ -330,6 +397,11 @@ func schemaProblem(th *vm.Thread, schema vm.Value, at string, depth int) string 
 	if why := keywordProblem(s); why != "" {
 		return fmt.Sprintf("at %s: %s", place, why)
 	}
+	if t, ok := s.Get("type"); ok {
+		if why := typeNameProblem(t); why != "" {
+			return fmt.Sprintf("at %s: %s", place, why)
+		}
+	}
 	var problem string
 	for _, key := range []string{"properties", "$defs", "definitions"} {
 		if m, ok := s.Get(key); ok {
@@ -382,11 +454,17 @@ var keywordKinds = []struct {
 	{"max_items", "a number", isNumber},
 	{"min", "a number", isNumber},
 	{"max", "a number", isNumber},
+	{"exclusive_minimum", "a number (or a bool, with minimum)", isNumberOrBool},
+	{"exclusive_maximum", "a number (or a bool, with maximum)", isNumberOrBool},
 }
 
 func isList(v vm.Value) bool   { _, ok := v.AsList(); return ok }
 func isDict(v vm.Value) bool   { _, ok := v.AsDict(); return ok }
 func isNumber(v vm.Value) bool { _, ok := lib.ToFloat(v); return ok }
+func isNumberOrBool(v vm.Value) bool {
+	_, ok := v.AsBool()
+	return ok || isNumber(v)
+}
 
 // keywordProblem describes a keyword of s (or one of its aliases) whose
 // value has a kind it cannot work with (`required` that is not a list, a
@@ -478,14 +556,14 @@ func (sv *schemaValidator) check(v, schema vm.Value, path string, depth int) {
 			return
 		}
 	}
-	if all, ok := sget(s, "all_of"); ok {
+	for _, all := range sgetAll(s, "all_of") {
 		if l, ok := all.AsList(); ok {
 			for _, sub := range l.Items() {
 				sv.check(v, sub, path, depth+1)
 			}
 		}
 	}
-	if u, ok := sget(s, "union"); ok {
+	for _, u := range sgetAll(s, "union") {
 		if l, ok := u.AsList(); ok {
 			matched := false
 			for _, sub := range l.Items() {
@@ -616,18 +694,34 @@ func (sv *schemaValidator) checkString(str string, s *vm.Dict, path string) {
 
 func (sv *schemaValidator) checkNumber(v vm.Value, s *vm.Dict, path string) {
 	f, _ := lib.ToFloat(v)
-	if m, ok := sget(s, "min"); ok {
-		if mf, ok := lib.ToFloat(m); ok && f < mf {
+	// exclusive_minimum is a bound of its own (JSON Schema draft 6 on) or,
+	// as `true` in draft 4, makes `min` exclusive
+	exMin, _ := sget(s, "exclusive_minimum")
+	exMax, _ := sget(s, "exclusive_maximum")
+	for _, m := range sgetAll(s, "min") {
+		if mf, ok := lib.ToFloat(m); ok && exMin.Truth() && isBool(exMin) && f <= mf {
+			sv.fail(path, "expected value > %s, got %s", json.Stringify(m), json.Stringify(v))
+		} else if ok && f < mf {
 			sv.fail(path, "expected value >= %s, got %s", json.Stringify(m), json.Stringify(v))
 		}
 	}
-	if m, ok := sget(s, "max"); ok {
-		if mf, ok := lib.ToFloat(m); ok && f > mf {
+	if mf, ok := lib.ToFloat(exMin); ok && f <= mf {
+		sv.fail(path, "expected value > %s, got %s", json.Stringify(exMin), json.Stringify(v))
+	}
+	for _, m := range sgetAll(s, "max") {
+		if mf, ok := lib.ToFloat(m); ok && exMax.Truth() && isBool(exMax) && f >= mf {
+			sv.fail(path, "expected value < %s, got %s", json.Stringify(m), json.Stringify(v))
+		} else if ok && f > mf {
 			sv.fail(path, "expected value <= %s, got %s", json.Stringify(m), json.Stringify(v))
 		}
 	}
+	if mf, ok := lib.ToFloat(exMax); ok && f >= mf {
+		sv.fail(path, "expected value < %s, got %s", json.Stringify(exMax), json.Stringify(v))
+	}
 	sv.checkEnum(v, s, path)
 }
+
+func isBool(v vm.Value) bool { _, ok := v.AsBool(); return ok }
 
 func (sv *schemaValidator) checkEnum(v vm.Value, s *vm.Dict, path string) {
 	e, ok := sget(s, "enum")
@@ -859,12 +953,13 @@ var harnToJSONType = map[string]string{"dict": "object", "list": "array", "int":
 var camelOf = map[string]string{
 	"additional_properties": "additionalProperties", "min_length": "minLength", "max_length": "maxLength",
 	"min_items": "minItems", "max_items": "maxItems", "min": "minimum", "max": "maximum", "all_of": "allOf", "union": "anyOf",
+	"exclusive_minimum": "exclusiveMinimum", "exclusive_maximum": "exclusiveMaximum",
 }
 
 var snakeOf = map[string]string{
 	"additionalProperties": "additional_properties", "minLength": "min_length", "maxLength": "max_length",
 	"minItems": "min_items", "maxItems": "max_items", "minimum": "min", "maximum": "max", "allOf": "all_of",
-	"anyOf": "union", "oneOf": "union",
+	"anyOf": "union", "oneOf": "union", "exclusiveMinimum": "exclusive_minimum", "exclusiveMaximum": "exclusive_maximum",
 }
 
 // schemaChildKeys are keywords whose values are schemas (or lists/dicts of
@@ -892,6 +987,9 @@ func convertSchema(v vm.Value, dialect schemaDialect) vm.Value {
 		case fromForeign:
 			if c, ok := snakeOf[k]; ok {
 				key = c
+			}
+			if k == "oneOf" && s.Has("anyOf") {
+				key = "one_of" // both apply: the two must not become one `union`
 			}
 		}
 		switch schemaChildKeys[k] {
