@@ -150,6 +150,7 @@ var schemaKeys = map[string][]string{
 	"max":                   {"max", "maximum"},
 	"all_of":                {"all_of", "allOf"},
 	"union":                 {"union", "oneOf", "anyOf", "one_of", "any_of"},
+	"prefix_items":          {"prefix_items", "prefixItems"},
 	"exclusive_minimum":     {"exclusive_minimum", "exclusiveMinimum"},
 	"exclusive_maximum":     {"exclusive_maximum", "exclusiveMaximum"},
 }
@@ -416,6 +417,17 @@ func schemaProblem(th *vm.Thread, schema vm.Value, at string, depth int) string 
 			return problem
 		}
 	}
+	for _, key := range schemaKeys["prefix_items"] {
+		if l, ok := s.Get(key); ok {
+			if ll, ok := l.AsList(); ok {
+				for i, sub := range ll.Items() {
+					if problem = schemaProblem(th, sub, schemaIndex(schemaChild(at, key), i), depth+1); problem != "" {
+						return problem
+					}
+				}
+			}
+		}
+	}
 	for _, key := range []string{"items", "additional_properties", "additionalProperties"} {
 		if sub, ok := s.Get(key); ok {
 			if problem = schemaProblem(th, sub, schemaChild(at, key), depth+1); problem != "" {
@@ -448,6 +460,7 @@ var keywordKinds = []struct {
 	{"properties", "a dict of schemas", isDict},
 	{"all_of", "a list of schemas", isList},
 	{"union", "a list of schemas", isList},
+	{"prefix_items", "a list of schemas", isList},
 	{"min_length", "a number", isNumber},
 	{"max_length", "a number", isNumber},
 	{"min_items", "a number", isNumber},
@@ -668,9 +681,25 @@ func (sv *schemaValidator) checkList(l *vm.List, s *vm.Dict, path string, depth 
 	if n, ok := schemaInt(s, "max_items"); ok && int64(l.Len()) > n {
 		sv.fail(path, "expected at most %d items, got %d", n, l.Len())
 	}
+	// prefixItems checks the first items position by position (a tuple,
+	// JSON Schema 2020-12); items then checks the rest
+	first := 0
+	if p, ok := sget(s, "prefix_items"); ok {
+		if pl, ok := p.AsList(); ok {
+			for i, it := range l.Items() {
+				if i >= pl.Len() {
+					break
+				}
+				sv.check(it, pl.At(i), schemaIndex(path, i), depth+1)
+			}
+			first = pl.Len()
+		}
+	}
 	if items, ok := sget(s, "items"); ok {
 		for i, it := range l.Items() {
-			sv.check(it, items, schemaIndex(path, i), depth+1)
+			if i >= first {
+				sv.check(it, items, schemaIndex(path, i), depth+1)
+			}
 		}
 	}
 }
@@ -953,13 +982,14 @@ var harnToJSONType = map[string]string{"dict": "object", "list": "array", "int":
 var camelOf = map[string]string{
 	"additional_properties": "additionalProperties", "min_length": "minLength", "max_length": "maxLength",
 	"min_items": "minItems", "max_items": "maxItems", "min": "minimum", "max": "maximum", "all_of": "allOf", "union": "anyOf",
-	"exclusive_minimum": "exclusiveMinimum", "exclusive_maximum": "exclusiveMaximum",
+	"exclusive_minimum": "exclusiveMinimum", "exclusive_maximum": "exclusiveMaximum", "prefix_items": "prefixItems",
 }
 
 var snakeOf = map[string]string{
 	"additionalProperties": "additional_properties", "minLength": "min_length", "maxLength": "max_length",
 	"minItems": "min_items", "maxItems": "max_items", "minimum": "min", "maximum": "max", "allOf": "all_of",
 	"anyOf": "union", "oneOf": "union", "exclusiveMinimum": "exclusive_minimum", "exclusiveMaximum": "exclusive_maximum",
+	"prefixItems": "prefix_items",
 }
 
 // schemaChildKeys are keywords whose values are schemas (or lists/dicts of
@@ -968,6 +998,7 @@ var schemaChildKeys = map[string]string{
 	"properties": "map", "$defs": "map", "definitions": "map",
 	"items": "one", "additional_properties": "one", "additionalProperties": "one",
 	"all_of": "list", "allOf": "list", "union": "list", "anyOf": "list", "oneOf": "list",
+	"prefix_items": "list", "prefixItems": "list",
 }
 
 func convertSchema(v vm.Value, dialect schemaDialect) vm.Value {
