@@ -102,7 +102,7 @@ func (in *Interactive) eval(name, dir string, src []byte, show bool) error {
 	if show {
 		wrapExprStmts(f)
 	}
-	m := &Module{Path: name, Name: name, Syntax: f, dir: dir}
+	m := &Module{Path: name, Name: name, Syntax: f, dir: dir, interactive: true}
 	if err := s.buildEntry(m, unitEntry); err != nil {
 		return err
 	}

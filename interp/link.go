@@ -112,10 +112,11 @@ func bind(into *Module, imp *Import) error {
 		return e
 	}
 	if ns := imp.Decl.Namespace; ns != nil {
-		if old, ok := into.VM.Global(ns.Name); ok && importBound(old) {
+		v := vm.Of(namespace(t))
+		if old, ok := into.VM.Global(ns.Name); ok && importBound(old) && !rebinding(into, old, v) {
 			return collide(ns.Name, true)
 		}
-		into.VM.SetGlobal(ns.Name, vm.Of(namespace(t)))
+		into.VM.SetGlobal(ns.Name, v)
 		return nil
 	}
 	for _, name := range imp.Names {
@@ -123,12 +124,39 @@ func bind(into *Module, imp *Import) error {
 		if !ok {
 			continue
 		}
-		if old, ok := into.VM.Global(name); ok && isFunction(v) && (isFunction(old) || isNamespace(old)) {
+		if old, ok := into.VM.Global(name); ok && isFunction(v) && (isFunction(old) || isNamespace(old)) && !rebinding(into, old, v) {
 			return collide(name, false)
 		}
 		into.VM.SetGlobal(name, v)
 	}
 	return nil
+}
+
+// rebinding reports whether binding v where old is bound is an import a
+// REPL entry runs again: the module loaded once, so the name gets the
+// value it already has, and nothing collides (docs/repl.md). In a file
+// the second import is the collision of docs/spec/language.md §11.3.
+func rebinding(into *Module, old, v vm.Value) bool {
+	if !into.interactive {
+		return false
+	}
+	a, nsA := old.AsDict()
+	b, nsB := v.AsDict()
+	if !nsA || !nsB || !a.IsModuleNamespace() || !b.IsModuleNamespace() {
+		return vm.Identical(old, v)
+	}
+	// a namespace is made afresh by each import: the same module's
+	// holds the same functions
+	if a.Len() != b.Len() {
+		return false
+	}
+	same := true
+	a.Range(func(k string, x vm.Value) bool {
+		y, ok := b.Get(k)
+		same = ok && vm.Identical(x, y)
+		return same
+	})
+	return same
 }
 
 // importCollision is the message for binding a function name that is

@@ -73,6 +73,9 @@ type Module struct {
 	state   loadState
 	init    initState
 	bound   bool // imports bound into VM (the entry and REPL entries)
+	// interactive marks a REPL entry, which may run again an import an
+	// earlier entry ran (bind, rebinding).
+	interactive bool
 	// constTypes holds the types the checker gave the module's `pub
 	// const` / `pub let` bindings, for its importers' checkers.
 	constTypes map[string]constType

@@ -203,7 +203,13 @@ func componentSchemas(d *vm.Dict) *vm.Dict {
 func RegistryFrom(defs, options vm.Value, cache *Cache) (*vm.Dict, error) {
 	l, ok := defs.AsList()
 	if !ok {
-		return nil, fmt.Errorf("tool_registry_from: definitions must be a list of tool definitions")
+		switch {
+		case IsRegistry(defs):
+			return nil, fmt.Errorf("tool_registry_from: definitions is a tool registry already (a `tool` declaration binds one); use it as it is, or take its tools with tool_ref(registry, name)")
+		case defs.Type() == "dict":
+			return nil, fmt.Errorf("tool_registry_from: definitions must be a list of tool definitions, got one dict; wrap it in a list: [definition]")
+		}
+		return nil, fmt.Errorf("tool_registry_from: definitions must be a list of tool definitions, got %s", defs.Type())
 	}
 	var info, comps, cli vm.Value
 	if options.IsValid() && !options.IsNil() {

@@ -1094,6 +1094,14 @@ func (r *resolver) stmt(s syntax.Stmt) {
 			// one that never runs and the program would print nothing
 			r.errorf(s.At, "`yield` can only be used inside a `fn`")
 		}
+		switch r.cur().fn.Node.(type) {
+		case *syntax.SpawnExpr:
+			// a task's body is no generator either: the task would
+			// give a generator nobody reads instead of running it
+			r.errorf(s.At, "`yield` cannot be used inside a `spawn` body: a task is not a generator")
+		case *syntax.ParallelExpr:
+			r.errorf(s.At, "`yield` cannot be used inside a `parallel` body: a task is not a generator")
+		}
 		r.cur().fn.HasYield = true
 		if s.Value != nil {
 			r.expr(s.Value)

@@ -196,11 +196,9 @@ func (b *Builder) translate(t types.Type) (any, *Error) {
 		}
 		return jsonv.Obj("type", "array", "items", items), nil
 	case *types.Tuple:
-		if b.dialect == Harn {
-			break
-		}
 		// a tuple is a list at run time (docs/spec/newer.md §2.3) of
-		// exactly its element types, position by position
+		// exactly its element types, position by position (the Harn
+		// dialect reads prefixItems too)
 		items := make([]any, len(t.Elems))
 		for i, e := range t.Elems {
 			s, err := b.schema(e)

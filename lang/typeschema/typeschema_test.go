@@ -63,7 +63,7 @@ func TestDialects(t *testing.T) {
 		{`"a"`, `{const: "a"}`, `{type: "string", enum: ["a"]}`},
 		{`"a" | "b" | 1`, `{enum: ["a", "b", 1]}`, `{anyOf: [{type: "string", enum: ["a", "b"]}, {type: "integer", enum: [1]}]}`},
 		{`"a" | int`, `{anyOf: [{const: "a"}, {type: "integer"}]}`, `{anyOf: [{type: "string", enum: ["a"]}, {type: "integer"}]}`},
-		{"tuple<int, string>", `error: type tuple<int, string> has no JSON Schema form`, `{type: "array", prefixItems: [{type: "integer"}, {type: "string"}], items: false, minItems: 2, maxItems: 2}`},
+		{"tuple<int, string>", `{type: "array", prefixItems: [{type: "integer"}, {type: "string"}], items: false, minItems: 2, maxItems: 2}`, `{type: "array", prefixItems: [{type: "integer"}, {type: "string"}], items: false, minItems: 2, maxItems: 2}`},
 		{"set<int>", `{type: "set"}`, `{type: "array", items: {type: "integer"}, uniqueItems: true}`},
 		{"bytes", `{type: "bytes"}`, `{type: "object", properties: {$bytes_b64: {type: "string", contentEncoding: "base64"}}, required: ["$bytes_b64"], additionalProperties: false}`},
 		{"{a: int, b?: string}", `{type: "object", properties: {a: {type: "integer"}, b: {type: "string"}}, required: ["a"]}`,

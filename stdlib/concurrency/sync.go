@@ -571,31 +571,56 @@ func (p *Permit) release() bool {
 	return true
 }
 
-// selfBlocked reports whether th (or the task it runs for, when it is
-// lent to a generator's consumer) holds a permit of mutex l. Taking it
-// again without a timeout, when no other task could release the permit
+// selfBlock is the error of an acquire of l in mode that only th's own
+// permits hold back: th (or the task it runs for, when it is lent to a
+// generator's consumer) holds every permit standing in its way. Taking
+// it without a timeout, when no other task could release a permit
 // (VM.Alone: a permit may have been handed to a task that releases it),
 // is the re-entrant acquire of docs/spec/newer.md §1.7, reported at once
 // as a `mutex` block reports it, where it used to wait until the
-// deadlock detector gave up (docs/concurrency.md, Sync permits). With a
-// timeout the acquire waits and gives nil as before (a program may be
-// probing the lock); semaphores, gates and rwlocks are not checked (a
-// semaphore or gate may have room, and an rwlock's own reader blocking
-// its writer stays the deadlock detector's report). Called with reg.mu
-// held.
-func (reg *syncRegistry) selfBlocked(th *vm.Thread, l *keyedLock) bool {
-	if l.kind != "mutex" {
-		return false
+// deadlock detector gave up (docs/concurrency.md, Sync permits): a mutex
+// taken again, an rwlock taken again while this task writes, an rwlock
+// taken for writing while this task is its only reader, a semaphore or
+// gate whose every permit this task holds. With a timeout the acquire
+// waits and gives nil as before (a program may be probing the lock), and
+// inside a `deadline` block it waits for the deadline, which ends it.
+// "" when the acquire may be granted or waits for another holder.
+// Called with reg.mu held.
+func (reg *syncRegistry) selfBlock(th *vm.Thread, l *keyedLock, mode lockMode) string {
+	if l.canGrant(mode) {
+		return ""
 	}
+	var writes, reads int // th's permits of l
 	for o := th; o != nil; o = o.Lender() {
 		for _, p := range reg.held[o] {
-			if p.lock == l && !p.released.Load() {
-				return true
+			if p.lock != l || p.released.Load() {
+				continue
+			}
+			if p.mode == modeShared {
+				reads++
+			} else {
+				writes++
 			}
 		}
 	}
-	return false
+	switch {
+	case l.kind == "mutex" && writes > 0:
+		return reentrantMsg
+	case l.kind != "rwlock":
+		if writes == l.held {
+			return "acquire of a " + l.kind + " whose every permit is already held by this task (HARN-ORC-011)"
+		}
+	case writes > 0 && writes == l.held && (mode == modeShared || reads == l.readers):
+		return reentrantRWMsg
+	case mode == modeExclusive && l.held == 0 && reads == l.readers:
+		return "write acquire of an rwlock this task holds for reading: release the read permit first (HARN-ORC-011)"
+	}
+	return ""
 }
+
+// reentrantRWMsg is reentrantMsg for an rwlock taken again by the task
+// that holds it for writing.
+const reentrantRWMsg = "re-entrant acquire of a non-reentrant rwlock already held for writing by this task (HARN-ORC-011)"
 
 // hold records that th acquired p (reg.mu held). The program's own
 // thread is tracked too, for its deadline blocks; it ends with the
@@ -649,9 +674,9 @@ func acquire(th *vm.Thread, name, kind, key string, capacity int, mode lockMode,
 		l = &keyedLock{vm: th.VM(), kind: kind, key: key, capacity: capacity}
 		reg.locks[kind+":"+key] = l
 	}
-	if timeout < 0 && reg.selfBlocked(th, l) && th.VM().Alone() {
+	if msg := reg.selfBlock(th, l, mode); msg != "" && timeout < 0 && th.Deadline() == 0 && th.MockDeadline() == 0 && th.VM().Alone() {
 		reg.mu.Unlock()
-		return vm.Value{}, vm.Categorized("deadlock", reentrantMsg)
+		return vm.Value{}, vm.Categorized("deadlock", msg)
 	}
 	p := &Permit{reg: reg, lock: l, mode: mode}
 	if len(l.waiters) == 0 && l.canGrant(mode) {

@@ -713,7 +713,7 @@ func init() {
 		return vm.Str(s), nil
 	})
 	lib.Def("json_extract", "json_extract(text, key?) -> any", "parse the JSON embedded in free text (code fence, {…} or […])", jsonExtract)
-	lib.Def("json_pointer", "json_pointer(v, ptr) -> any", "RFC 6901 lookup; missing → nil", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("json_pointer", "json_pointer(v, ptr: string) -> any", "RFC 6901 lookup; missing → nil", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if a.Len() < 2 {
 			return vm.Value{}, lib.ArgCountError("json_pointer", 2)
 		}
@@ -731,7 +731,7 @@ func init() {
 		}
 		return cur, nil
 	})
-	lib.Def("json_pointer_set", "json_pointer_set(v, ptr, new) -> any", "copy of v with the pointer target replaced or inserted", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("json_pointer_set", "json_pointer_set(v, ptr: string, new) -> any", "copy of v with the pointer target replaced or inserted", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if a.Len() < 3 {
 			return vm.Value{}, lib.ArgCountError("json_pointer_set", 3)
 		}
@@ -741,7 +741,7 @@ func init() {
 		}
 		return pointerSet(a.At(0), toks, a.At(2), false), nil
 	})
-	lib.Def("json_pointer_delete", "json_pointer_delete(v, ptr) -> any", "copy of v without the pointer target", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("json_pointer_delete", "json_pointer_delete(v, ptr: string) -> any", "copy of v without the pointer target", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if a.Len() < 2 {
 			return vm.Value{}, lib.ArgCountError("json_pointer_delete", 2)
 		}
@@ -845,6 +845,15 @@ func balancedSpan(text string, open, close byte) (string, bool) {
 
 // ParsePointer splits an RFC 6901 pointer into unescaped reference tokens.
 func ParsePointer(name string, p vm.Value) ([]string, error) {
+	if _, ok := p.AsString(); !ok {
+		// a number is most often an index or key meant as a pointer to it;
+		// its display form "5" would only be refused for lacking the '/'
+		hint := ""
+		if _, isInt := p.AsInt(); isInt {
+			hint = fmt.Sprintf(` (the pointer to index or key %s is "/%s")`, vm.ToDisplay(p), vm.ToDisplay(p))
+		}
+		return nil, vm.Throwf("%s: pointer must be a string, got %s%s", name, p.Type(), hint)
+	}
 	s := vm.ToDisplay(p)
 	if s == "" {
 		return nil, nil

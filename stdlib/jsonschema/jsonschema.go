@@ -28,6 +28,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/big"
 	"sort"
 	"strings"
 	"sync"
@@ -212,7 +213,7 @@ func Violations(err error) []string {
 			if loc == "" {
 				loc = "root"
 			}
-			out = append(out, "at "+loc+": "+e.ErrorKind.LocalizedString(printer))
+			out = append(out, "at "+loc+": "+violation(e.ErrorKind))
 		}
 		// The library checks properties in map order: report them in
 		// instance-location order, so the same value always reads the same.
@@ -231,6 +232,21 @@ func Violations(err error) []string {
 	}
 	return out
 }
+
+// violation words one failed keyword as the library does, but for the
+// exclusive bounds, whose "got 5, want 5" reads as if 5 should have
+// passed: they say which side the value must be on ("want > 5").
+func violation(k js.ErrorKind) string {
+	switch k := k.(type) {
+	case *kind.ExclusiveMinimum:
+		return printer.Sprintf("exclusiveMinimum: got %v, want > %v", ratFloat(k.Got), ratFloat(k.Want))
+	case *kind.ExclusiveMaximum:
+		return printer.Sprintf("exclusiveMaximum: got %v, want < %v", ratFloat(k.Got), ratFloat(k.Want))
+	}
+	return k.LocalizedString(printer)
+}
+
+func ratFloat(r *big.Rat) float64 { f, _ := r.Float64(); return f }
 
 // printer words violations as the library's own output does.
 var printer = message.NewPrinter(language.English)

@@ -7,6 +7,7 @@ package schema
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -149,6 +150,9 @@ var schemaKeys = map[string][]string{
 	"max":                   {"max", "maximum"},
 	"all_of":                {"all_of", "allOf"},
 	"union":                 {"union", "oneOf", "anyOf", "one_of", "any_of"},
+	"prefix_items":          {"prefix_items", "prefixItems"},
+	"exclusive_minimum":     {"exclusive_minimum", "exclusiveMinimum"},
+	"exclusive_maximum":     {"exclusive_maximum", "exclusiveMaximum"},
 }
 
 // sget reads a schema keyword in any of its spellings.
@@ -163,6 +167,19 @@ func sget(s *vm.Dict, key string) (vm.Value, bool) {
 		}
 	}
 	return vm.Value{}, false
+}
+
+// sgetAll reads every spelling of a schema keyword that s gives: a
+// schema with both `anyOf` and `oneOf` must satisfy both, as in JSON
+// Schema, where reading only the first spelling ignored the other.
+func sgetAll(s *vm.Dict, key string) []vm.Value {
+	var out []vm.Value
+	for _, n := range schemaKeys[key] {
+		if v, ok := s.Get(n); ok && !v.IsNil() {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // harnTypeName maps a schema type name to the Harn name.
@@ -186,7 +203,7 @@ func harnTypeName(t string) string {
 
 func typeMatches(t string, v vm.Value) bool {
 	switch t {
-	case "any", "":
+	case "any", "unknown", "":
 		return true
 	case "int":
 		_, ok := v.AsInt()
@@ -203,7 +220,58 @@ func typeMatches(t string, v vm.Value) bool {
 	case "string", "bool", "nil", "list", "set", "bytes", "closure", "duration":
 		return v.Type() == t
 	}
-	return true // unknown names (struct or alias names) are not checked
+	if isWord(t) {
+		// a type_of name (docs/spec/builtins.md §1.3: `range`, `struct`,
+		// `channel`…): only a value of that kind matches
+		return v.Type() == t
+	}
+	return true // other names (struct or alias names) are not checked
+}
+
+// isWord reports whether a type name is a lowercase word, as type_of
+// names are; a struct's or alias's name (`Point`) or a written type
+// (`list<int>`) is not.
+func isWord(name string) bool {
+	return name != "" && strings.TrimLeft(name, "abcdefghijklmnopqrstuvwxyz_") == ""
+}
+
+// schemaTypeNames are the names a schema's `type` gives besides the
+// type_of names: the Harn dialect's and the JSON Schema ones it maps.
+var schemaTypeNames = []string{"any", "unknown", "int", "float", "string", "bool", "nil", "list", "dict",
+	"object", "array", "integer", "number", "boolean", "null"}
+
+// runtimeTypeNames are type_of names (docs/spec/builtins.md §1.3 and the
+// library's kinds) that are close to a schema type name, yet no slip.
+var runtimeTypeNames = map[string]bool{"set": true, "cell": true, "name": true, "pair": true, "error": true,
+	"enum": true, "iter": true, "rng": true, "range": true, "atomic": true, "struct": true, "bytes": true,
+	"stream": true, "generator": true}
+
+// typeNameProblem describes a `type` name that is most likely a slip
+// for a schema type name (`strng`, `integr`): a lowercase word no type_of
+// name spells, close to one of schemaTypeNames. Such a name used to let
+// every value pass; any other lowercase word is a type_of name, matched by
+// values of that kind alone, and other names (`Point`) are not checked.
+func typeNameProblem(t vm.Value) string {
+	var names []vm.Value
+	if l, ok := t.AsList(); ok {
+		names = l.Items()
+	} else {
+		names = []vm.Value{t}
+	}
+	for _, n := range names {
+		x, ok := n.AsString()
+		if !ok {
+			continue
+		}
+		name := x.Go()
+		if !isWord(name) || slices.Contains(schemaTypeNames, name) || runtimeTypeNames[name] {
+			continue
+		}
+		if hint := lib.DidYouMean(name, schemaTypeNames); hint != "" {
+			return fmt.Sprintf("unknown type '%s'%s", name, strings.ReplaceAll(hint, `"`, "'")) // the schema messages' quotes
+		}
+	}
+	return ""
 }
 
 // schemaPath joins a path step: "root" for the top, "a.b", "a[0]", "[2]".
@@ -330,6 +398,11 @@ func schemaProblem(th *vm.Thread, schema vm.Value, at string, depth int) string 
 	if why := keywordProblem(s); why != "" {
 		return fmt.Sprintf("at %s: %s", place, why)
 	}
+	if t, ok := s.Get("type"); ok {
+		if why := typeNameProblem(t); why != "" {
+			return fmt.Sprintf("at %s: %s", place, why)
+		}
+	}
 	var problem string
 	for _, key := range []string{"properties", "$defs", "definitions"} {
 		if m, ok := s.Get(key); ok {
@@ -342,6 +415,17 @@ func schemaProblem(th *vm.Thread, schema vm.Value, at string, depth int) string 
 		}
 		if problem != "" {
 			return problem
+		}
+	}
+	for _, key := range schemaKeys["prefix_items"] {
+		if l, ok := s.Get(key); ok {
+			if ll, ok := l.AsList(); ok {
+				for i, sub := range ll.Items() {
+					if problem = schemaProblem(th, sub, schemaIndex(schemaChild(at, key), i), depth+1); problem != "" {
+						return problem
+					}
+				}
+			}
 		}
 	}
 	for _, key := range []string{"items", "additional_properties", "additionalProperties"} {
@@ -376,17 +460,24 @@ var keywordKinds = []struct {
 	{"properties", "a dict of schemas", isDict},
 	{"all_of", "a list of schemas", isList},
 	{"union", "a list of schemas", isList},
+	{"prefix_items", "a list of schemas", isList},
 	{"min_length", "a number", isNumber},
 	{"max_length", "a number", isNumber},
 	{"min_items", "a number", isNumber},
 	{"max_items", "a number", isNumber},
 	{"min", "a number", isNumber},
 	{"max", "a number", isNumber},
+	{"exclusive_minimum", "a number (or a bool, with minimum)", isNumberOrBool},
+	{"exclusive_maximum", "a number (or a bool, with maximum)", isNumberOrBool},
 }
 
 func isList(v vm.Value) bool   { _, ok := v.AsList(); return ok }
 func isDict(v vm.Value) bool   { _, ok := v.AsDict(); return ok }
 func isNumber(v vm.Value) bool { _, ok := lib.ToFloat(v); return ok }
+func isNumberOrBool(v vm.Value) bool {
+	_, ok := v.AsBool()
+	return ok || isNumber(v)
+}
 
 // keywordProblem describes a keyword of s (or one of its aliases) whose
 // value has a kind it cannot work with (`required` that is not a list, a
@@ -478,14 +569,14 @@ func (sv *schemaValidator) check(v, schema vm.Value, path string, depth int) {
 			return
 		}
 	}
-	if all, ok := sget(s, "all_of"); ok {
+	for _, all := range sgetAll(s, "all_of") {
 		if l, ok := all.AsList(); ok {
 			for _, sub := range l.Items() {
 				sv.check(v, sub, path, depth+1)
 			}
 		}
 	}
-	if u, ok := sget(s, "union"); ok {
+	for _, u := range sgetAll(s, "union") {
 		if l, ok := u.AsList(); ok {
 			matched := false
 			for _, sub := range l.Items() {
@@ -590,9 +681,25 @@ func (sv *schemaValidator) checkList(l *vm.List, s *vm.Dict, path string, depth 
 	if n, ok := schemaInt(s, "max_items"); ok && int64(l.Len()) > n {
 		sv.fail(path, "expected at most %d items, got %d", n, l.Len())
 	}
+	// prefixItems checks the first items position by position (a tuple,
+	// JSON Schema 2020-12); items then checks the rest
+	first := 0
+	if p, ok := sget(s, "prefix_items"); ok {
+		if pl, ok := p.AsList(); ok {
+			for i, it := range l.Items() {
+				if i >= pl.Len() {
+					break
+				}
+				sv.check(it, pl.At(i), schemaIndex(path, i), depth+1)
+			}
+			first = pl.Len()
+		}
+	}
 	if items, ok := sget(s, "items"); ok {
 		for i, it := range l.Items() {
-			sv.check(it, items, schemaIndex(path, i), depth+1)
+			if i >= first {
+				sv.check(it, items, schemaIndex(path, i), depth+1)
+			}
 		}
 	}
 }
@@ -616,18 +723,34 @@ func (sv *schemaValidator) checkString(str string, s *vm.Dict, path string) {
 
 func (sv *schemaValidator) checkNumber(v vm.Value, s *vm.Dict, path string) {
 	f, _ := lib.ToFloat(v)
-	if m, ok := sget(s, "min"); ok {
-		if mf, ok := lib.ToFloat(m); ok && f < mf {
+	// exclusive_minimum is a bound of its own (JSON Schema draft 6 on) or,
+	// as `true` in draft 4, makes `min` exclusive
+	exMin, _ := sget(s, "exclusive_minimum")
+	exMax, _ := sget(s, "exclusive_maximum")
+	for _, m := range sgetAll(s, "min") {
+		if mf, ok := lib.ToFloat(m); ok && exMin.Truth() && isBool(exMin) && f <= mf {
+			sv.fail(path, "expected value > %s, got %s", json.Stringify(m), json.Stringify(v))
+		} else if ok && f < mf {
 			sv.fail(path, "expected value >= %s, got %s", json.Stringify(m), json.Stringify(v))
 		}
 	}
-	if m, ok := sget(s, "max"); ok {
-		if mf, ok := lib.ToFloat(m); ok && f > mf {
+	if mf, ok := lib.ToFloat(exMin); ok && f <= mf {
+		sv.fail(path, "expected value > %s, got %s", json.Stringify(exMin), json.Stringify(v))
+	}
+	for _, m := range sgetAll(s, "max") {
+		if mf, ok := lib.ToFloat(m); ok && exMax.Truth() && isBool(exMax) && f >= mf {
+			sv.fail(path, "expected value < %s, got %s", json.Stringify(m), json.Stringify(v))
+		} else if ok && f > mf {
 			sv.fail(path, "expected value <= %s, got %s", json.Stringify(m), json.Stringify(v))
 		}
 	}
+	if mf, ok := lib.ToFloat(exMax); ok && f >= mf {
+		sv.fail(path, "expected value < %s, got %s", json.Stringify(exMax), json.Stringify(v))
+	}
 	sv.checkEnum(v, s, path)
 }
+
+func isBool(v vm.Value) bool { _, ok := v.AsBool(); return ok }
 
 func (sv *schemaValidator) checkEnum(v vm.Value, s *vm.Dict, path string) {
 	e, ok := sget(s, "enum")
@@ -859,12 +982,14 @@ var harnToJSONType = map[string]string{"dict": "object", "list": "array", "int":
 var camelOf = map[string]string{
 	"additional_properties": "additionalProperties", "min_length": "minLength", "max_length": "maxLength",
 	"min_items": "minItems", "max_items": "maxItems", "min": "minimum", "max": "maximum", "all_of": "allOf", "union": "anyOf",
+	"exclusive_minimum": "exclusiveMinimum", "exclusive_maximum": "exclusiveMaximum", "prefix_items": "prefixItems",
 }
 
 var snakeOf = map[string]string{
 	"additionalProperties": "additional_properties", "minLength": "min_length", "maxLength": "max_length",
 	"minItems": "min_items", "maxItems": "max_items", "minimum": "min", "maximum": "max", "allOf": "all_of",
-	"anyOf": "union", "oneOf": "union",
+	"anyOf": "union", "oneOf": "union", "exclusiveMinimum": "exclusive_minimum", "exclusiveMaximum": "exclusive_maximum",
+	"prefixItems": "prefix_items",
 }
 
 // schemaChildKeys are keywords whose values are schemas (or lists/dicts of
@@ -873,6 +998,7 @@ var schemaChildKeys = map[string]string{
 	"properties": "map", "$defs": "map", "definitions": "map",
 	"items": "one", "additional_properties": "one", "additionalProperties": "one",
 	"all_of": "list", "allOf": "list", "union": "list", "anyOf": "list", "oneOf": "list",
+	"prefix_items": "list", "prefixItems": "list",
 }
 
 func convertSchema(v vm.Value, dialect schemaDialect) vm.Value {
@@ -892,6 +1018,9 @@ func convertSchema(v vm.Value, dialect schemaDialect) vm.Value {
 		case fromForeign:
 			if c, ok := snakeOf[k]; ok {
 				key = c
+			}
+			if k == "oneOf" && s.Has("anyOf") {
+				key = "one_of" // both apply: the two must not become one `union`
 			}
 		}
 		switch schemaChildKeys[k] {
