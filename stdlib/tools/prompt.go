@@ -60,7 +60,7 @@ func init() {
 		}
 		return vm.Of(lib.List(ParseCalls(text))), nil
 	})
-	lib.Def("tool_surface_validate", "tool_surface_validate(registry)", "{valid, errors, warnings}: every check the adapters run (registry rules, then catalog preparation, then the local-handler check of harn tool run and harn serve mcp), reported instead of thrown", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("tool_surface_validate", "tool_surface_validate(registry) -> dict", "{valid, errors, warnings}: every check the adapters run (registry rules, then catalog preparation, then the local-handler check of harn tool run and harn serve mcp), reported instead of thrown", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		var errs, warns []string
 		if _, _, err := registryTools(a.At(0)); err != nil {
 			errs = append(errs, notRegistry)
