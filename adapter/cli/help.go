@@ -75,12 +75,18 @@ func (p *Program) helpOfHelp(parent *tool.CLICommand) string {
 }
 
 // aboutText is the root's info.description, or a command's title and
-// its description (when it says more than the title).
+// its description (when it says more than the title). A description
+// whose first line is the title (an export's title is the first line of
+// its doc comment, docs/spec/registry.md §8.4) is printed alone, so the
+// title is not printed twice.
 func (p *Program) aboutText(cmd *tool.CLICommand) string {
 	if cmd == p.Root {
 		return p.About
 	}
 	if cmd.Title != "" && cmd.Description != "" && cmd.Description != cmd.Title {
+		if strings.HasPrefix(cmd.Description, cmd.Title+"\n") {
+			return cmd.Description
+		}
 		return cmd.Title + "\n\n" + cmd.Description
 	}
 	return cmd.About()

@@ -1076,7 +1076,13 @@ var annotationHints = []string{"readOnly", "destructive", "idempotent", "openWor
 // exports tooling refuses the function, so the mistake shows here first
 // (docs/check.md).
 func (c *checker) annotationsAttr(a *syntax.Attribute) {
+	seen := map[string]bool{}
 	for _, arg := range a.Args {
+		if arg.Name != "" && seen[arg.Name] {
+			c.warnf(a.At, "`@annotations` gives the hint `%s` twice", arg.Name)
+			continue
+		}
+		seen[arg.Name] = true
 		if arg.Name == "" {
 			c.warnf(a.At, "`@annotations` takes named hints (readOnly:, destructive:, idempotent:, openWorld:), not a positional argument")
 			continue

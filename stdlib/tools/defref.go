@@ -195,7 +195,14 @@ func toolBind(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	}
 	root, _ := inner.Entry().InputSchema.Object()
 	props, _ := jsonv.Member[*jsonv.Object](root, "properties")
+	var already *vm.Dict // the arguments an earlier tool_bind fixed
+	if prev, ok := def.Get("bound"); ok && vm.ToDisplay(lib.Get(def, "_type")) == kindBound {
+		already, _ = prev.AsDict()
+	}
 	for _, k := range bound.Keys() {
+		if already != nil && already.Has(k) && (props == nil || !props.Has(k)) {
+			return vm.Value{}, vm.Runtimef("tool_bind: argument %q of tool %q is already bound by tool_bind", k, name)
+		}
 		if props == nil || !props.Has(k) {
 			var known []string
 			if props != nil {

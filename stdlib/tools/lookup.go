@@ -15,7 +15,7 @@ import (
 // contract's checks run when the result is published or projected.
 
 func init() {
-	lib.Def("tool_count", "tool_count(registry)", "the number of tools in the registry", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("tool_count", "tool_count(registry) -> int", "the number of tools in the registry", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		_, tools, err := builtinTools("tool_count", a.At(0))
 		if err != nil {
 			return vm.Value{}, err
@@ -38,7 +38,7 @@ func init() {
 		}
 		return vm.Nil, nil
 	})
-	lib.Def("tool_list", "tool_list(registry)", "the {name, description, parameters} of each tool in registry order (parameters only when the definition has them; never the handler)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("tool_list", "tool_list(registry) -> list<dict>", "the {name, description, parameters} of each tool in registry order (parameters only when the definition has them; never the handler)", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		_, tools, err := builtinTools("tool_list", a.At(0))
 		if err != nil {
 			return vm.Value{}, err

@@ -26,7 +26,7 @@ import (
 //	<tool_result>{"name": "read", "result": "file text"}</tool_result>
 
 func init() {
-	lib.Def("tool_schema", "tool_schema(registry, components?)", "the registry's harn-tools/2.0 catalog (catalog audience) as a dict, as `harn tool schema` prints it; components ({Name: schema} or {schemas: {...}}) adds named schemas the tools may $ref", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("tool_schema", "tool_schema(registry, components?) -> dict", "the registry's harn-tools/2.0 catalog (catalog audience) as a dict, as `harn tool schema` prints it; components ({Name: schema} or {schemas: {...}}) adds named schemas the tools may $ref", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		reg, err := withComponents(a.At(0), a.At(1))
 		if err != nil {
 			return vm.Value{}, err
@@ -42,7 +42,7 @@ func init() {
 		}
 		return json.Parse(string(cat.Marshal()))
 	})
-	lib.Def("tool_prompt", "tool_prompt(tools)", "a system-prompt text (upstream's layout): the <tool_call> format, then a ### section per agent-visible tool with its description and parameters; tools is a registry, a list of tools (as agent_loop's tools option takes them) or one tool definition", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("tool_prompt", "tool_prompt(tools) -> string", "a system-prompt text (upstream's layout): the <tool_call> format, then a ### section per agent-visible tool with its description and parameters; tools is a registry, a list of tools (as agent_loop's tools option takes them) or one tool definition", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		v, err := promptTools(th, a.At(0))
 		if err != nil {
 			return vm.Value{}, err
@@ -53,14 +53,14 @@ func init() {
 		}
 		return vm.Str(Prompt(reg.Project(tool.AudienceAgent).Tools)), nil
 	})
-	lib.Def("tool_parse_call", "tool_parse_call(text)", "the [{name, arguments}] of the <tool_call> blocks in text, in order; arguments given as text are read as a model's (blank is {}); a block that is not a JSON object with a name and object arguments is skipped", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("tool_parse_call", "tool_parse_call(text) -> list<dict>", "the [{name, arguments}] of the <tool_call> blocks in text, in order; arguments given as text are read as a model's (blank is {}); a block that is not a JSON object with a name and object arguments is skipped", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		text, ok := a.Str(0)
 		if !ok {
 			return vm.Value{}, vm.Typef("tool_parse_call: text must be a string, got %s", a.At(0).Type())
 		}
 		return vm.Of(lib.List(ParseCalls(text))), nil
 	})
-	lib.Def("tool_surface_validate", "tool_surface_validate(registry)", "{valid, errors, warnings}: every check the adapters run (registry rules, then catalog preparation, then the local-handler check of harn tool run and harn serve mcp), reported instead of thrown", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("tool_surface_validate", "tool_surface_validate(registry) -> dict", "{valid, errors, warnings}: every check the adapters run (registry rules, then catalog preparation, then the local-handler check of harn tool run and harn serve mcp), reported instead of thrown", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		var errs, warns []string
 		if _, _, err := registryTools(a.At(0)); err != nil {
 			errs = append(errs, notRegistry)
@@ -85,7 +85,7 @@ func init() {
 		return vm.Of(lib.DictOf("valid", vm.BoolOf(len(errs) == 0), "errors", vm.Of(lib.StrList(errs)),
 			"warnings", vm.Of(lib.StrList(warns)))), nil
 	})
-	lib.Def("tool_format_result", "tool_format_result(name, result)", `a <tool_result> envelope: <tool_result>{"name": "NAME", "result": "TEXT"}</tool_result>, TEXT being the display form of result (as upstream writes it)`, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("tool_format_result", "tool_format_result(name, result) -> string", `a <tool_result> envelope: <tool_result>{"name": "NAME", "result": "TEXT"}</tool_result>, TEXT being the display form of result (as upstream writes it)`, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if a.Len() < 2 {
 			return vm.Value{}, vm.Typef("tool_format_result: requires name and result")
 		}

@@ -63,7 +63,7 @@ func init() {
 	lib.Def("tool_synthesize", "tool_synthesize(registry, spec)", "a tool composed of the registry's tools: spec {name, description?, steps: [{tool, args?, id?}], result?} runs the steps in order; cached by content hash", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return synthesize(th, a.At(0), a.At(1))
 	})
-	lib.Def("tool_synthesis_cache", "tool_synthesis_cache()", "the synthesized tools cached in this run, oldest first: [{hash, name, tools, steps, hits}]", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("tool_synthesis_cache", "tool_synthesis_cache() -> list<dict>", "the synthesized tools cached in this run, oldest first: [{hash, name, tools, steps, hits}]", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		c := synthCacheFor(th.VM())
 		c.mu.Lock()
 		defer c.mu.Unlock()
@@ -75,7 +75,7 @@ func init() {
 		}
 		return vm.Of(lib.List(out)), nil
 	})
-	lib.Def("tool_synthesis_clear", "tool_synthesis_clear()", "empty the synthesis cache; the number of entries removed", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("tool_synthesis_clear", "tool_synthesis_clear() -> int", "empty the synthesis cache; the number of entries removed", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		c := synthCacheFor(th.VM())
 		c.mu.Lock()
 		defer c.mu.Unlock()

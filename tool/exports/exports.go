@@ -372,6 +372,9 @@ func annotations(c *callable, a *syntax.Attribute) (*tool.Annotations, *load.Err
 		if slot == nil || !ok {
 			return nil, refusal(c.file, a.At, c.name, "has an invalid @annotations argument: expected readOnly:, destructive:, idempotent: or openWorld: with a boolean literal")
 		}
+		if *slot != nil {
+			return nil, refusal(c.file, a.At, c.name, "has an invalid @annotations argument: the hint %s is given twice", arg.Name)
+		}
 		v := lit.Value
 		*slot = &v
 	}
