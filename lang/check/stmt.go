@@ -871,8 +871,10 @@ func (c *checker) assign(s *syntax.AssignStmt) {
 			}
 			c.shapeField(m.X, rt, m.Name, m.At)
 			c.structFieldWrite(rt, m.Name, m.At)
+			c.unionNoField(m.X, rt, m.Name, m.At)
 			if s.Op == "=" {
 				c.structFieldValue(rt, m.Name, s.Value, vt)
+				c.unionFieldValue(rt, m.Name, s.Value, vt)
 				c.shapeFieldValue(m.X, rt, m.Name, s.Value, vt)
 				c.dictMemberWrite(m, rt, s.Value, vt)
 			}
