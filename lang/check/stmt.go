@@ -901,11 +901,17 @@ func (c *checker) assign(s *syntax.AssignStmt) {
 		return // which declaration is in force depends on the order of execution
 	}
 	if keyword := immutableKeyword(b.Kind); keyword != "" {
+		help := ""
+		if b.Kind == resolve.KParam {
+			// the message reads 'const' for a parameter too (docs/spec/language.md
+			// §3.3); the help says what the binding is
+			help = "`" + b.Name + "` is a parameter, and parameters are immutable: rebind it as a local first, `let " + b.Name + " = " + b.Name + "`"
+		}
 		if root == s.Target {
-			c.report(sevWarning, s.At, "HARN-OWN-001", "",
+			c.report(sevWarning, s.At, "HARN-OWN-001", help,
 				"Cannot assign to '"+b.Name+"': variable is immutable (declared with '"+keyword+"'); use 'let' for a mutable binding")
 		} else {
-			c.report(sevWarning, s.At, "HARN-OWN-001", "",
+			c.report(sevWarning, s.At, "HARN-OWN-001", help,
 				"Cannot mutate '"+b.Name+"' through an immutable binding (declared with '"+keyword+"'); use 'let' for a mutable binding")
 		}
 		// a warning: the write may still happen, so what the binding
