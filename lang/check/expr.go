@@ -156,10 +156,13 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 		}
 		return types.Any
 	case *syntax.CallExpr:
+		defer c.calledNil(e)
 		return c.call(e)
 	case *syntax.MethodCall:
+		defer c.calledNil(e)
 		return c.methodCall(e)
 	case *syntax.ValueCall:
+		defer c.calledNil(e)
 		return c.valueCall(e)
 	case *syntax.NonNilExpr:
 		t := c.expr(e.X)
