@@ -439,8 +439,7 @@ func (c *checker) valueMethod(e *syntax.MethodCall, recv types.Type, args []type
 		c.implMethod(e, d)
 		return
 	}
-	if u, ok := types.Underlying(recv).(*types.Union); ok {
-		c.unionImplMethod(e, u)
+	if u, ok := types.Underlying(recv).(*types.Union); ok && c.unionImplMethod(e, u) {
 		return
 	}
 	if h, ok := types.Underlying(recv).(*types.Handle); ok && !h.IsRoot() {
@@ -655,28 +654,32 @@ func (c *checker) implMissing(e *syntax.MethodCall, d *types.Decl) (names []stri
 // unionImplMethod is implMethod for a union of the file's structs (`a:
 // Cat | Dog`): a method no member has is the run-time error whichever
 // member the value is. A member holding a field of that name leaves the
-// call alone.
-func (c *checker) unionImplMethod(e *syntax.MethodCall, u *types.Union) {
+// call alone. It reports whether u is such a union (other unions, `T?`
+// among them, are valueMethod's to check).
+func (c *checker) unionImplMethod(e *syntax.MethodCall, u *types.Union) bool {
 	var names []string
+	missing := true
 	for _, m := range u.Types {
 		d := c.localImplType(m)
 		if d == nil || d.Kind != types.StructDecl {
-			return
+			return false
 		}
 		if _, ok := d.Field(e.Name); ok {
-			return
+			missing = false
+			continue
 		}
-		more, missing := c.implMissing(e, d)
-		if !missing {
-			return
-		}
+		more, ok := c.implMissing(e, d)
+		missing = missing && ok
 		for _, n := range more {
 			if !slices.Contains(names, n) {
 				names = append(names, n)
 			}
 		}
 	}
-	c.noMethod(e, "struct", names)
+	if missing {
+		c.noMethod(e, "struct", names)
+	}
+	return true
 }
 
 func (c *checker) noMethod(e *syntax.MethodCall, typeName string, names []string) {
