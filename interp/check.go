@@ -58,6 +58,11 @@ func (i importedFuncs) importedDecl(ns, name string) (def *Module, decl syntax.N
 		switch n := imp.Decl.Namespace; {
 		case ns != "" && n != nil && n.Name == ns:
 			def, decl, _ = imp.Module.Exported(name)
+		case ns != "" && n == nil && slices.Contains(imp.Names, ns):
+			def, decl = nil, nil
+			if m, _ := reexportedNamespace(imp.Module, ns); m != nil {
+				def, decl, _ = m.Exported(name)
+			}
 		case ns == "" && n == nil && slices.Contains(imp.Names, name):
 			// a later import of the name rebinds it at run time
 			def, decl = imp.Module, nil
@@ -72,32 +77,61 @@ func (i importedFuncs) importedDecl(ns, name string) (def *Module, decl syntax.N
 }
 
 // NamespaceExports implements check.NamespaceImports: the export surface
-// of the module the namespace import ns binds, once it is complete.
+// of the module the namespace ns is, once it is complete.
 func (i importedFuncs) NamespaceExports(ns string) ([]string, bool) {
-	for _, imp := range i.m.Imports {
-		if n := imp.Decl.Namespace; n != nil && n.Name == ns {
-			if imp.Module == nil || imp.Module.state < stImports {
-				return nil, false
-			}
-			return imp.Module.Exports(), true
-		}
+	m, _ := i.namespace(ns)
+	if m == nil || m.state < stImports {
+		return nil, false
 	}
-	return nil, false
+	return m.Exports(), true
 }
 
 // NamespacePrivate implements check.NamespacePrivates: whether the module
-// the namespace import ns binds declares name without exporting it, and
-// the module's path as the import writes it.
+// the namespace ns is declares name without exporting it, and the
+// module's path as its import writes it.
 func (i importedFuncs) NamespacePrivate(ns, name string) (string, bool) {
-	for _, imp := range i.m.Imports {
-		if n := imp.Decl.Namespace; n != nil && n.Name == ns && imp.Module != nil {
-			if imp.Module.private[name] != nil && imp.Module.exports[name] == nil {
-				return imp.Decl.Path, true
-			}
-			return "", false
-		}
+	m, path := i.namespace(ns)
+	if m != nil && m.private[name] != nil && m.exports[name] == nil {
+		return path, true
 	}
 	return "", false
+}
+
+// namespace is the module that the namespace an import binds to ns is,
+// and the path its import writes: that of a namespace import (`import *
+// as ns from "p"`), or of the one a module re-exports (`pub import * as
+// ns from "p"` there, docs/modules.md) when an import binds ns from that
+// module. The first import binding ns decides, as for NamespaceExports
+// before re-exports were seen.
+func (i importedFuncs) namespace(ns string) (*Module, string) {
+	for _, imp := range i.m.Imports {
+		if imp.Module == nil {
+			continue
+		}
+		if n := imp.Decl.Namespace; n != nil && n.Name == ns {
+			return imp.Module, imp.Decl.Path
+		}
+		if imp.Decl.Namespace == nil && slices.Contains(imp.Names, ns) {
+			return reexportedNamespace(imp.Module, ns)
+		}
+	}
+	return nil, ""
+}
+
+// reexportedNamespace is the module and import path of the namespace that
+// m exports as name through a `pub import * as name`, following
+// re-exports of the name; nil when m exports no such namespace.
+func reexportedNamespace(m *Module, name string) (*Module, string) {
+	o := m.exports[name]
+	if o == nil {
+		return nil, ""
+	}
+	for _, imp := range o.mod.Imports {
+		if n := imp.Decl.Namespace; n != nil && n.Name == o.name && imp.Decl.Pub && imp.Module != nil {
+			return imp.Module, imp.Decl.Path
+		}
+	}
+	return nil, ""
 }
 
 // ImportedConstType implements check.ImportedConsts: the type of the
@@ -230,21 +264,32 @@ func stdQuiet(path string, l diag.List) diag.List {
 
 // importTypes makes the pub struct, enum and type declarations an import
 // names visible to the importing file's checker (following re-exports).
-// A namespace import makes its module's exported enums visible, which
-// `ns.Enum.Variant` names, and returns their names; every type it exports
-// is visible as `ns.Name` in annotations.
-func importTypes(env *types.Env, imp *Import) (nsEnums []string) {
-	if ns := imp.Decl.Namespace; ns != nil {
-		for _, d := range namespaceTypes(imp) {
-			env.ImportAs(ns.Name+"."+d.Name, d)
+// A namespace — of a namespace import, or one the module re-exports
+// (`pub import * as ns` there) that the import names — makes its
+// module's exported enums visible, which `ns.Enum.Variant` names, and
+// records their names in nsEnums under the namespace's; every type it
+// exports is visible as `ns.Name` in annotations.
+func importTypes(env *types.Env, imp *Import, nsEnums map[string][]string) {
+	addNamespace := func(ns string, m *Module) {
+		enums := []string{}
+		for _, d := range namespaceTypes(m) {
+			env.ImportAs(ns+"."+d.Name, d)
 			if d.Kind == types.EnumDecl {
 				env.Import(d)
-				nsEnums = append(nsEnums, d.Name)
+				enums = append(enums, d.Name)
 			}
 		}
-		return nsEnums
+		nsEnums[ns] = enums
+	}
+	if ns := imp.Decl.Namespace; ns != nil {
+		addNamespace(ns.Name, imp.Module)
+		return
 	}
 	for _, n := range imp.Names {
+		if m, _ := reexportedNamespace(imp.Module, n); m != nil {
+			addNamespace(n, m)
+			continue
+		}
 		def, _, ok := imp.Module.Exported(n)
 		if !ok || def.env == nil {
 			continue
@@ -253,15 +298,14 @@ func importTypes(env *types.Env, imp *Import) (nsEnums []string) {
 			env.Import(d)
 		}
 	}
-	return nil
 }
 
-// namespaceTypes lists the type declarations a namespace import's module
+// namespaceTypes lists the type declarations the module of a namespace
 // exports (declared there or re-exported).
-func namespaceTypes(imp *Import) []*types.Decl {
+func namespaceTypes(m *Module) []*types.Decl {
 	var out []*types.Decl
-	for _, n := range imp.Module.Exports() {
-		def, _, ok := imp.Module.Exported(n)
+	for _, n := range m.Exports() {
+		def, _, ok := m.Exported(n)
 		if !ok || def.env == nil {
 			continue
 		}
@@ -291,10 +335,9 @@ func importOptions(imports []*Import) (resolve.Options, *types.Env) {
 				}
 			}
 		}
-		enums := importTypes(env, imp)
+		importTypes(env, imp, nsEnums)
 		if ns := imp.Decl.Namespace; ns != nil {
 			imported = append(imported, ns.Name)
-			nsEnums[ns.Name] = enums
 		}
 	}
 	enums := importedEnums(env, imported)

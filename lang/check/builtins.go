@@ -444,6 +444,9 @@ func (c *checker) valueMethod(e *syntax.MethodCall, recv types.Type, args []type
 		c.implMethod(e, d)
 		return
 	}
+	if u, ok := types.Underlying(recv).(*types.Union); ok && c.unionImplMethod(e, u) {
+		return
+	}
 	if h, ok := types.Underlying(recv).(*types.Handle); ok && !h.IsRoot() {
 		// Capability methods. Their typed parameters are guarded at run
 		// time (``HarnessFs.read_text expects string argument 1, got
@@ -608,37 +611,80 @@ func (c *checker) interfaceMethod(e *syntax.MethodCall, d *types.Decl) {
 // an impl block in the file may get its methods from another module's
 // impl of the same name, so both are left alone.
 func (c *checker) implMethod(e *syntax.MethodCall, d *types.Decl) {
-	if !d.HasImpl || c.multiDecl[d.Name] || d.Node == nil {
+	names, missing := c.implMissing(e, d)
+	if !missing {
 		return
 	}
-	if _, ok := d.Method(e.Name); ok {
+	if _, ok := d.Field(e.Name); ok {
+		c.report(sevError, e.At, "", "`"+e.Name+"` is a field; call the value it holds with `("+pathText(e.X, "value")+"."+e.Name+")(…)`",
+			"value of type struct has no method `"+e.Name+"`")
 		return
 	}
 	kind := "struct"
 	if d.Kind == types.EnumDecl {
 		kind = "enum"
 	}
+	c.noMethod(e, kind, names)
+}
+
+// implMissing reports whether call e names a method d has nowhere, as
+// implMethod tells it, and the method names a suggestion may offer.
+func (c *checker) implMissing(e *syntax.MethodCall, d *types.Decl) (names []string, missing bool) {
+	if !d.HasImpl || c.multiDecl[d.Name] || d.Node == nil {
+		return nil, false
+	}
+	if _, ok := d.Method(e.Name); ok {
+		return nil, false
+	}
+	kind := "struct"
+	if d.Kind == types.EnumDecl {
+		kind = "enum"
+	}
 	if _, ok := c.lib.MethodSig(kind, e.Name); ok {
-		return
+		return nil, false
 	}
 	block := c.seenImpl(e, d.Name) // (an inner block's methods may be missing from d)
 	if block == nil {
-		return
+		return nil, false
 	}
-	var names []string
 	for _, m := range block.Methods {
 		if m.Name == e.Name {
-			return
+			return nil, false
 		}
 		names = append(names, m.Name)
 	}
-	names = append(names, c.lib.MethodNames(kind)...)
-	if _, ok := d.Field(e.Name); ok {
-		c.report(sevError, e.At, "", "`"+e.Name+"` is a field; call the value it holds with `("+pathText(e.X, "value")+"."+e.Name+")(…)`",
-			"value of type struct has no method `"+e.Name+"`")
-		return
+	return append(names, c.lib.MethodNames(kind)...), true
+}
+
+// unionImplMethod is implMethod for a union of the file's structs (`a:
+// Cat | Dog`): a method no member has is the run-time error whichever
+// member the value is. A member holding a field of that name leaves the
+// call alone. It reports whether u is such a union (other unions, `T?`
+// among them, are valueMethod's to check).
+func (c *checker) unionImplMethod(e *syntax.MethodCall, u *types.Union) bool {
+	var names []string
+	missing := true
+	for _, m := range u.Types {
+		d := c.localImplType(m)
+		if d == nil || d.Kind != types.StructDecl {
+			return false
+		}
+		if _, ok := d.Field(e.Name); ok {
+			missing = false
+			continue
+		}
+		more, ok := c.implMissing(e, d)
+		missing = missing && ok
+		for _, n := range more {
+			if !slices.Contains(names, n) {
+				names = append(names, n)
+			}
+		}
 	}
-	c.noMethod(e, kind, names)
+	if missing {
+		c.noMethod(e, "struct", names)
+	}
+	return true
 }
 
 func (c *checker) noMethod(e *syntax.MethodCall, typeName string, names []string) {

@@ -147,18 +147,21 @@ type checker struct {
 	// (capturedNil), built on first use.
 	nilWrites map[*resolve.Binding][]syntax.Pos
 	callbacks map[syntax.Node]bool // closure literals passed straight to a call (capturedNil)
-	file      *syntax.File
-	info      *resolve.Info
-	env       *types.Env
-	diags     diag.List
-	vars      map[*resolve.Binding]*variable
-	sigs      map[*syntax.FnDecl]*types.Func
-	pipeFns   map[*syntax.PipelineDecl]*syntax.FnDecl // pipelines seen as functions, see pipelineFn
-	multiDecl map[string]bool
-	fn        *funcCtx
-	seen      map[string]bool // dedupes diagnostics (extended pipelines repeat their parents' bodies)
-	exprStmt  func(s *syntax.ExprStmt, t types.Type)
-	lib       Library
+	// letClosures maps the pattern of a `let f = { … }` to its closure
+	// literal (calledNil), built with nilWrites.
+	letClosures map[syntax.Pattern]*syntax.ClosureLit
+	file        *syntax.File
+	info        *resolve.Info
+	env         *types.Env
+	diags       diag.List
+	vars        map[*resolve.Binding]*variable
+	sigs        map[*syntax.FnDecl]*types.Func
+	pipeFns     map[*syntax.PipelineDecl]*syntax.FnDecl // pipelines seen as functions, see pipelineFn
+	multiDecl   map[string]bool
+	fn          *funcCtx
+	seen        map[string]bool // dedupes diagnostics (extended pipelines repeat their parents' bodies)
+	exprStmt    func(s *syntax.ExprStmt, t types.Type)
+	lib         Library
 	// joined marks generic calls whose result is the union of conflicting
 	// inferred arguments: every member is a possible value, so the union
 	// must fit as a whole (docs/spec/newer.md §3.3).

@@ -156,10 +156,13 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 		}
 		return types.Any
 	case *syntax.CallExpr:
+		defer c.calledNil(e)
 		return c.call(e)
 	case *syntax.MethodCall:
+		defer c.calledNil(e)
 		return c.methodCall(e)
 	case *syntax.ValueCall:
+		defer c.calledNil(e)
 		return c.valueCall(e)
 	case *syntax.NonNilExpr:
 		t := c.expr(e.X)
@@ -1245,8 +1248,34 @@ func (c *checker) structFieldValue(t types.Type, name string, x syntax.Expr, vt 
 		return
 	}
 	if f, ok := fieldNamed(types.StructFields(n), name); ok {
-		c.valueInto(x, vt, f.Type, "field `"+name+"` in struct `"+n.Decl.Name+"`")
+		// an optional field (`nick?: string`) takes nil, as in a literal
+		c.valueInto(x, vt, readType(f), "field `"+name+"` in struct `"+n.Decl.Name+"`")
 	}
+}
+
+// unionFieldValue is structFieldValue for a union of structs that all
+// declare the field with one type (`a.name = 1` with `a: Cat | Dog`):
+// whichever member the value is, the field takes that type. Members
+// that type the field differently leave the write alone, since the value
+// may fit the member it is.
+func (c *checker) unionFieldValue(t types.Type, name string, x syntax.Expr, vt types.Type) {
+	u, ok := types.Underlying(t).(*types.Union)
+	if !ok {
+		return
+	}
+	var want types.Type
+	for _, m := range u.Types {
+		n, ok := types.Underlying(m).(*types.Named)
+		if !ok || n.Decl.Kind != types.StructDecl || n.Decl.Node == nil {
+			return
+		}
+		f, ok := fieldNamed(types.StructFields(n), name)
+		if !ok || want != nil && !types.Identical(want, readType(f)) {
+			return
+		}
+		want = readType(f)
+	}
+	c.valueInto(x, vt, want, "field `"+name+"` in `"+u.String()+"`")
 }
 
 // shapeFieldValue reports a value written to a field of a shape the

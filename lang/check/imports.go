@@ -240,7 +240,16 @@ func (c *checker) importRef(ref *resolve.Ref, namespace bool) bool {
 			}
 		}
 	}
-	return c.namespaces[ref.Name] == namespace
+	is, known := c.namespaces[ref.Name]
+	if !known {
+		// a name another import binds may be a namespace its module
+		// re-exports (`pub import * as ns from …` there, docs/modules.md)
+		if ni, ok := c.imports.(NamespaceImports); ok {
+			_, is = ni.NamespaceExports(ref.Name)
+		}
+		c.namespaces[ref.Name] = is
+	}
+	return is == namespace
 }
 
 // foreign reports whether t names a struct or enum that the file does

@@ -871,8 +871,10 @@ func (c *checker) assign(s *syntax.AssignStmt) {
 			}
 			c.shapeField(m.X, rt, m.Name, m.At)
 			c.structFieldWrite(rt, m.Name, m.At)
+			c.unionNoField(m.X, rt, m.Name, m.At)
 			if s.Op == "=" {
 				c.structFieldValue(rt, m.Name, s.Value, vt)
+				c.unionFieldValue(rt, m.Name, s.Value, vt)
 				c.shapeFieldValue(m.X, rt, m.Name, s.Value, vt)
 				c.dictMemberWrite(m, rt, s.Value, vt)
 			}
@@ -899,11 +901,17 @@ func (c *checker) assign(s *syntax.AssignStmt) {
 		return // which declaration is in force depends on the order of execution
 	}
 	if keyword := immutableKeyword(b.Kind); keyword != "" {
+		help := ""
+		if b.Kind == resolve.KParam {
+			// the message reads 'const' for a parameter too (docs/spec/language.md
+			// §3.3); the help says what the binding is
+			help = "`" + b.Name + "` is a parameter, and parameters are immutable: rebind it as a local first, `let " + b.Name + " = " + b.Name + "`"
+		}
 		if root == s.Target {
-			c.report(sevWarning, s.At, "HARN-OWN-001", "",
+			c.report(sevWarning, s.At, "HARN-OWN-001", help,
 				"Cannot assign to '"+b.Name+"': variable is immutable (declared with '"+keyword+"'); use 'let' for a mutable binding")
 		} else {
-			c.report(sevWarning, s.At, "HARN-OWN-001", "",
+			c.report(sevWarning, s.At, "HARN-OWN-001", help,
 				"Cannot mutate '"+b.Name+"' through an immutable binding (declared with '"+keyword+"'); use 'let' for a mutable binding")
 		}
 		// a warning: the write may still happen, so what the binding
@@ -1214,50 +1222,138 @@ func (c *checker) capturedNil(node syntax.Node) {
 	if len(c.narrowed) == 0 {
 		return
 	}
-	if c.nilWrites == nil {
-		c.nilWrites = map[*resolve.Binding][]syntax.Pos{}
-		c.callbacks = map[syntax.Node]bool{}
-		syntax.Walk(c.file, func(n, _ syntax.Node, _ func(syntax.Node)) bool {
-			var args []syntax.Expr
-			switch x := n.(type) {
-			case *syntax.CallExpr:
-				args = x.Args
-			case *syntax.MethodCall:
-				args = x.Args
-			case *syntax.ValueCall:
-				args = x.Args
-			}
-			for _, arg := range args {
-				if cl, ok := arg.(*syntax.ClosureLit); ok {
-					c.callbacks[cl] = true
-				}
-			}
-			a, ok := n.(*syntax.AssignStmt)
-			if !ok || a.Op != "=" {
-				return true
-			}
-			id, isIdent := a.Target.(*syntax.Ident)
-			if _, isNil := a.Value.(*syntax.NilLit); !isIdent || !isNil {
-				return true
-			}
-			if ref := c.info.Refs[id]; ref != nil && ref.Binding != nil {
-				c.nilWrites[ref.Binding] = append(c.nilWrites[ref.Binding], a.At)
-			}
-			return true
-		})
-	}
+	c.indexNilWrites()
 	if c.callbacks[node] {
 		return
 	}
 	at := node.Position()
 	for k := range c.narrowed {
 		for _, w := range c.nilWrites[k.b] {
-			if w.Line > at.Line || w.Line == at.Line && w.Col > at.Col {
+			if at.Before(w) {
 				delete(c.narrowed, k)
 				break
 			}
 		}
 	}
+}
+
+// indexNilWrites builds, once, nilWrites, callbacks and letClosures
+// (capturedNil, calledNil).
+func (c *checker) indexNilWrites() {
+	if c.nilWrites != nil {
+		return
+	}
+	c.nilWrites = map[*resolve.Binding][]syntax.Pos{}
+	c.callbacks = map[syntax.Node]bool{}
+	c.letClosures = map[syntax.Pattern]*syntax.ClosureLit{}
+	syntax.Walk(c.file, func(n, _ syntax.Node, _ func(syntax.Node)) bool {
+		for _, arg := range callArgs(n) {
+			if cl, ok := arg.(*syntax.ClosureLit); ok {
+				c.callbacks[cl] = true
+			}
+		}
+		if l, ok := n.(*syntax.LetStmt); ok {
+			if cl, ok := l.Value.(*syntax.ClosureLit); ok {
+				c.letClosures[l.Pattern] = cl
+			}
+		}
+		a, ok := n.(*syntax.AssignStmt)
+		if !ok || a.Op != "=" {
+			return true
+		}
+		id, isIdent := a.Target.(*syntax.Ident)
+		if _, isNil := a.Value.(*syntax.NilLit); !isIdent || !isNil {
+			return true
+		}
+		if ref := c.info.Refs[id]; ref != nil && ref.Binding != nil {
+			c.nilWrites[ref.Binding] = append(c.nilWrites[ref.Binding], a.At)
+		}
+		return true
+	})
+}
+
+// callArgs are the arguments of n when it is a call, else nil.
+func callArgs(n syntax.Node) []syntax.Expr {
+	switch x := n.(type) {
+	case *syntax.CallExpr:
+		return x.Args
+	case *syntax.MethodCall:
+		return x.Args
+	case *syntax.ValueCall:
+		return x.Args
+	}
+	return nil
+}
+
+// calledNil is capturedNil's converse: after call n, the narrowings of
+// the variables that a function the call runs sets to `nil` no longer
+// hold, since closures share the variables they capture
+// (docs/spec/language.md §3.4). The functions are the one called by name
+// when the file made it (`let reset = { -> x = nil }`, a nested `fn
+// reset() { x = nil }`) and those passed to the call, as a closure
+// literal or by such a name, which a callee most often calls before it
+// returns. As in capturedNil only `x = nil` counts (this
+// implementation's choice; the references are silent).
+func (c *checker) calledNil(n syntax.Node) {
+	if len(c.narrowed) == 0 {
+		return
+	}
+	fns := []syntax.Expr{}
+	switch x := n.(type) {
+	case *syntax.CallExpr:
+		fns = append(fns, x.Fn)
+	case *syntax.ValueCall:
+		fns = append(fns, x.Fn)
+	}
+	fns = append(fns, callArgs(n)...)
+	for _, f := range fns {
+		body := c.madeFunc(f)
+		if body == nil {
+			continue
+		}
+		c.indexNilWrites()
+		start := body.At
+		if cl, ok := f.(*syntax.ClosureLit); ok {
+			start = cl.At
+		}
+		inside := func(p syntax.Pos) bool { return !p.Before(start) && !body.End.Before(p) }
+		for k := range c.narrowed {
+			if inside(k.b.Pos) {
+				continue // the function's own variable
+			}
+			for _, w := range c.nilWrites[k.b] {
+				if inside(w) {
+					delete(c.narrowed, k)
+					break
+				}
+			}
+		}
+	}
+}
+
+// madeFunc is the body of the function x is, when the file makes it
+// there: a closure literal, or a name bound to a `fn` declaration or to a
+// closure literal by `let`/`var`/`const`; else nil.
+func (c *checker) madeFunc(x syntax.Expr) *syntax.Block {
+	switch x := x.(type) {
+	case *syntax.ClosureLit:
+		return x.Body
+	case *syntax.Ident:
+		ref := c.info.Refs[x]
+		if ref == nil || ref.Binding == nil {
+			return nil
+		}
+		switch d := ref.Binding.Decl.(type) {
+		case *syntax.FnDecl:
+			return d.Body
+		case *syntax.IdentPattern:
+			c.indexNilWrites()
+			if cl := c.letClosures[d]; cl != nil {
+				return cl.Body
+			}
+		}
+	}
+	return nil
 }
 
 // assertion narrows after a statement that calls the builtin `assert`,

@@ -70,6 +70,9 @@ func hint(err *diag.Error, path string, src []byte) {
 		return
 	}
 	wanted, _, _ := strings.Cut(strings.TrimPrefix(err.Msg, "expected "), ", found ")
+	if err.Help = throwsClause(sig, at); err.Help != "" {
+		return
+	}
 	if err.Help = structSpread(sig, at); err.Help != "" {
 		return
 	}
@@ -571,17 +574,79 @@ func taskForm(toks []lexer.Token, at int, wanted string) string {
 		return "the options after `with` are a dict in braces: `with { max_concurrent: 4 }`"
 	case wanted == "{" && word(at, "as") && word(at+1, "stream"):
 		return "`as stream` follows the body: `parallel each xs { x -> … } as stream`"
-	case wanted == "{" && word(at-2, "parallel") && toks[at-1].Type == tIdent:
-		// another library's mode word (`parallel map xs`, `parallel race
+	case wanted == "stream" && (word(at-1, "as") || toks[at-1].Type == tNewline && word(at-2, "as")):
+		return "`as` after a `parallel` body takes `stream`: `parallel each xs { x -> … } as stream`"
+	case parallelHeader(toks, at) >= 0:
+		// a body left out (`parallel each xs`), or another library's mode
+		// word (`parallel map xs`, `parallel map [1, 2]`, `parallel race
 		// fs`): the forms are those of docs/spec/language.md §13
-		if toks[at-1].Value == "race" {
-			return "a race is the builtin `parallel_race([f, g])`; the `parallel` forms are `parallel N { i -> … }`, `parallel each xs { x -> … }` and `parallel settle xs { x -> … }`"
+		p := parallelHeader(toks, at)
+		mode := p+2 < len(toks) && toks[p+1].Type == tIdent && !word(p+1, "each") && !word(p+1, "settle") &&
+			toks[p+2].Pos.Line == toks[p+1].Pos.Line && !isPunct(&toks[p+2], "{") && !isPunct(&toks[p+2], "(")
+		if wanted != "{" && !mode {
+			break
 		}
-		return "the `parallel` forms are `parallel N { i -> … }`, `parallel each xs { x -> … }` and `parallel settle xs { x -> … }`"
+		const forms = "the `parallel` forms are `parallel N { i -> … }`, `parallel each xs { x -> … }` and `parallel settle xs { x -> … }`"
+		if mode && toks[p+1].Value == "race" {
+			return "a race is the builtin `parallel_race([f, g])`; " + forms
+		}
+		return forms
 	case wanted == "variable name" && isKw(t, "else") && isKw(openerOf(toks, at-1), "select"):
 		return "a `select` case that runs when nothing is ready is `default { … }`"
 	}
 	return ""
+}
+
+// parallelHeader is the index of the `parallel` keyword whose header
+// (what stands between it and its body) toks[at] is in or follows, or
+// -1. Newlines just before toks[at] are skipped, since a header with its
+// body left out fails at the next line; the scan stops at a brace left
+// open (a body or block toks[at] is in) and at the start of a statement.
+func parallelHeader(toks []lexer.Token, at int) int {
+	i := at - 1
+	for i >= 0 && toks[i].Type == tNewline {
+		i--
+	}
+	depth := 0
+	for ; i >= 0; i-- {
+		t := &toks[i]
+		switch {
+		case isPunct(t, ")") || isPunct(t, "]") || isPunct(t, "}"):
+			depth++
+		case isPunct(t, "(") || isPunct(t, "["):
+			depth = max(depth-1, 0) // one left open is the header's expression
+		case isPunct(t, "{"):
+			if depth == 0 {
+				return -1
+			}
+			depth--
+		case depth == 0 && (t.Type == tNewline || isPunct(t, ";")):
+			return -1
+		case depth == 0 && isKw(t, "parallel"):
+			return i
+		}
+	}
+	return -1
+}
+
+// throwsClause explains toks[at] when it is a `throws` the grammar does
+// not take there (docs/spec/language.md §2.2, §9.4): after `where` (the
+// chosen order is result type, `throws`, `where`), in a function type
+// (`fn(int) -> int throws E`), or anywhere else but after the result of
+// a `fn`, `tool` or `pipeline` declaration or an anonymous `fn`.
+func throwsClause(toks []lexer.Token, at int) string {
+	if !isKw(&toks[at], "throws") {
+		return ""
+	}
+	for i := at - 1; i >= 0 && toks[i].Type != tNewline && !isPunct(&toks[i], "{") && !isPunct(&toks[i], "}"); i-- {
+		switch {
+		case (toks[i].Type == tIdent || toks[i].Type == tKeyword) && toks[i].Value == "where":
+			return "`throws` comes before `where`: `fn f<T>(x: T) -> T throws E where T: Show { … }`"
+		case isKw(&toks[i], "fn") && i+1 < len(toks) && isPunct(&toks[i+1], "("):
+			return "a function type has no `throws` clause: write `fn(int) -> int`; `throws` goes on a declaration (`fn f(x: int) -> int throws E { … }`) or an anonymous `fn(x: int) -> int throws E { … }`"
+		}
+	}
+	return "`throws` follows the result type of a `fn`, `tool` or `pipeline` declaration: `fn f(x: int) -> int throws E { … }`"
 }
 
 // openerOf is the token before the brace left open at toks[at] (the

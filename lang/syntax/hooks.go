@@ -846,5 +846,9 @@ func (h *membersEnd[B]) Parse(lex *lexer.PeekingLexer) error {
 	var b B
 	err := expectedError(t, "fn", render(t))
 	err.Help = b.holds()
+	if _, ok := any(b).(kInterface); ok && isKw(t, "throws") {
+		// docs/spec/language.md §2.2: MethodSig ends with its result type
+		err.Help = "an interface method signature has no `throws` clause (`fn parse(self) -> Doc`); declare it on the method of each `impl` (`fn parse(self) -> Doc throws ParseError { … }`)"
+	}
 	panic(bailout{err})
 }
