@@ -1418,7 +1418,7 @@ func (c *checker) ifaceWhyAt(src, dst types.Type, depth int) string {
 	if !ok || !hasMethodsDecl(s.Decl) || !s.Decl.HasImpl && s.Decl.Origin != c.file.Path {
 		return ""
 	}
-	if why := unsatisfied(s.Decl, d.Decl, d.Args); why != "" {
+	if why := unsatisfied(s.Decl, s.Args, d.Decl, d.Args); why != "" {
 		return fmt.Sprintf("Type '%s' does not satisfy interface '%s': %s", s.Decl.Name, d.Decl.Name, why)
 	}
 	return ""
