@@ -62,8 +62,10 @@ var listFnCallbacks = map[string]bool{
 func (c *checker) hintMethodCallbacks(e *syntax.MethodCall, recv types.Type) {
 	switch r := types.Underlying(types.RemoveNil(recv)).(type) {
 	case *types.Named:
-		// an impl method's `fn(…)` parameters, after the instance
-		if m, ok := r.Decl.Method(e.Name); ok && r.Decl.Kind == types.StructDecl && !hasSpread(e.Args) {
+		// an impl method's `fn(…)` parameters, after the instance (of a
+		// struct or an enum: docs/spec/language.md §10.3); a method with
+		// type parameters of its own is hintGenericMethodArg's
+		if m, ok := r.Decl.Method(e.Name); ok && hasMethodsDecl(r.Decl) && !hasSpread(e.Args) {
 			if mt := instanceMethod(r, m.Type); mt != nil && len(mt.Params) > 0 {
 				for i, p := range mt.Params[1:] {
 					if pf, ok := types.Underlying(p.Type).(*types.Func); ok && i < len(e.Args) && !p.Rest && concrete(pf) {
@@ -211,6 +213,34 @@ func (c *checker) hintNamespaceArg(e *syntax.MethodCall, i int, args []types.Typ
 	if f := c.imported(id.Name, e.Name); f != nil {
 		c.hintSigArg(cl, nil, e.Args, i, args, f.sig)
 	}
+}
+
+// hintGenericMethodArg types a closure literal given as argument i of an
+// impl method with type parameters of its own (`c.map({ s -> … })` with
+// `fn map<U>(self, f: fn(T) -> U) -> Cell<U>`), as hintCallArg does for a
+// generic function: the receiver's type arguments put in for the
+// struct's or enum's, and the method's own that the arguments before it
+// (types args) bind.
+func (c *checker) hintGenericMethodArg(e *syntax.MethodCall, recv types.Type, i int, args []types.Type) {
+	cl, ok := e.Args[i].(*syntax.ClosureLit)
+	n, ok2 := types.Underlying(types.RemoveNil(recv)).(*types.Named)
+	if !ok || !ok2 || !hasMethodsDecl(n.Decl) || hasSpread(e.Args) || c.caught() {
+		return
+	}
+	m, ok := n.Decl.Method(e.Name)
+	if !ok || len(m.Type.TypeParams) == 0 || len(m.Type.Params) == 0 || m.Type.Params[0].Name != "self" {
+		return
+	}
+	sig := m.Type
+	if len(n.Decl.TypeParams) > 0 {
+		if len(n.Args) != len(n.Decl.TypeParams) {
+			return
+		}
+		sig = types.Subst(sig, n.Decl.Instance(n.Args)).(*types.Func)
+	}
+	inst := *sig
+	inst.Params = sig.Params[1:]
+	c.hintSigArg(cl, nil, e.Args, i, args, &inst)
 }
 
 // streamCallbacks are the `stream.*` operators whose callback receives

@@ -651,6 +651,7 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 	for i, a := range e.Args {
 		c.hintNamespaceArg(e, i, args[:i])
 		c.hintStreamArg(e, i, args[:i])
+		c.hintGenericMethodArg(e, recv, i, args[:i])
 		args[i] = c.expr(a)
 	}
 	c.callbackParamFits(e, recv, args)
