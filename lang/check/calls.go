@@ -126,10 +126,11 @@ func (c *checker) builtinValueResult(name string) types.Type {
 	return nil
 }
 
-// pipeArgument checks the left side of `x |> f`, f a non-generic function
+// pipeArgument checks the left side of `x |> f`, f a function
 // of the file or one an import binds (by name, or `ns.f`), as the first
-// argument of a call `f(x)`. It returns the type of the pipe: the result
-// such a function declares (`-> int`), or that a builtin's descriptor
+// argument of a call `f(x)` (an imported generic one is left alone). It
+// returns the type of the pipe: the result such a function declares
+// (`-> int`, a generic one's instantiated), or that a builtin's descriptor
 // states (`"a" |> upper` is a string), as `f(x)` has; any otherwise.
 func (c *checker) pipeArgument(e *syntax.PipeExpr, xt types.Type) types.Type {
 	var imp *importedFn
@@ -154,11 +155,26 @@ func (c *checker) pipeArgument(e *syntax.PipeExpr, xt types.Type) types.Type {
 			return types.Any
 		}
 		fn, ok := ref.Binding.Decl.(*syntax.FnDecl)
-		if !ok || len(fn.TypeParams) > 0 || len(fn.Params) == 0 {
+		if !ok || len(fn.Params) == 0 {
 			return types.Any
 		}
 		sig := c.sig(fn)
-		c.arguments([]syntax.Expr{e.X}, []types.Type{xt}, sig, nil)
+		exprs, args := []syntax.Expr{e.X}, []types.Type{xt}
+		if len(fn.TypeParams) > 0 {
+			// `3 |> id` with `fn id<T>(x: T) -> T` is the call `id(3)`,
+			// instantiated from the piped value (docs/spec/newer.md §3.3)
+			if fn.Params[0].Rest {
+				return types.Any
+			}
+			bind := c.instantiate(nil, sig, exprs, args)
+			c.arguments(exprs, args, sig, bind)
+			c.constraints(e.At, sig, bind)
+			if r := types.Subst(sig.Return, bind); fn.Return != nil && known(r) && concrete(r) {
+				return r
+			}
+			return types.Any
+		}
+		c.arguments(exprs, args, sig, nil)
 		if fn.Return != nil && known(sig.Return) && concrete(sig.Return) {
 			return sig.Return
 		}
