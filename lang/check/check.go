@@ -1450,7 +1450,23 @@ func (c *checker) ifaceWhyAt(src, dst types.Type, depth int) string {
 		return why
 	}
 	d, ok := types.Underlying(dst).(*types.Named)
-	if !ok || d.Decl.Kind != types.InterfaceDecl {
+	if !ok {
+		return ""
+	}
+	if s, ok := types.Underlying(src).(*types.Named); ok && d.Decl.Kind != types.InterfaceDecl && s.Decl == d.Decl {
+		// `Holder<Sized>`: the type arguments of one generic struct or
+		// enum, by position (an `in` one goes the other way, where no
+		// struct stands for an interface)
+		for i := range d.Args {
+			if i < len(s.Args) && (i >= len(d.Decl.TypeParams) || d.Decl.TypeParams[i].Variance != "in") {
+				if why := c.ifaceWhyAt(s.Args[i], d.Args[i], depth); why != "" {
+					return why
+				}
+			}
+		}
+		return ""
+	}
+	if d.Decl.Kind != types.InterfaceDecl {
 		return ""
 	}
 	s, ok := types.Underlying(src).(*types.Named)
