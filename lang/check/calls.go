@@ -737,6 +737,7 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 			}
 			if !hasSpread(e.Args) {
 				c.methodArity(e, n.Decl, m.Type)
+				c.outerBounds(e, n)
 			}
 			if len(m.Type.TypeParams) > 0 {
 				return c.genericMethodCall(e, n, m.Type, args, true)
@@ -932,6 +933,51 @@ func (c *checker) methodArity(e *syntax.MethodCall, d *types.Decl, sig *types.Fu
 // seenImpl returns the impl block of the file's struct name that the
 // method call sees, nil when it sees none or the file has none
 // (docs/spec/language.md §10.3).
+// outerBounds checks the `where` bounds an impl method puts on the type
+// parameters of its struct or enum (`fn total(self) -> int where T:
+// Sized` in `impl Shelf`) against the receiver's type arguments, as the
+// bounds of a generic call are checked (docs/spec/newer.md §3.9): a
+// `Shelf<int>` has no `total`. Bounds with type arguments of their own
+// are left alone.
+func (c *checker) outerBounds(e *syntax.MethodCall, n *types.Named) {
+	if len(n.Decl.TypeParams) == 0 || len(n.Args) != len(n.Decl.TypeParams) {
+		return
+	}
+	b := c.seenImpl(e, n.Decl.Name)
+	if b == nil {
+		return
+	}
+	for _, fn := range b.Methods {
+		if fn.Name != e.Name {
+			continue
+		}
+		own := map[string]bool{}
+		for _, p := range fn.TypeParams {
+			own[p.Name] = true
+		}
+		sig := &types.Func{}
+		bind := map[*types.TypeParam]types.Type{}
+		for _, w := range fn.Where {
+			for i, sp := range n.Decl.TypeParams {
+				if own[w.Param] || sp.Name != w.Param || !known(n.Args[i]) || !concrete(n.Args[i]) {
+					continue
+				}
+				tp := &types.TypeParam{Name: w.Param}
+				for j, bound := range w.Bounds {
+					if j >= len(w.BoundArgs) || w.BoundArgs[j] == nil {
+						tp.Bounds = append(tp.Bounds, bound)
+					}
+				}
+				sig.TypeParams = append(sig.TypeParams, tp)
+				bind[tp] = n.Args[i]
+			}
+		}
+		if len(sig.TypeParams) > 0 {
+			c.constraints(e.At, sig, bind)
+		}
+	}
+}
+
 func (c *checker) seenImpl(e *syntax.MethodCall, name string) *syntax.ImplBlock {
 	for _, ref := range c.info.MethodImpls(e) {
 		if ref.Struct == name {
