@@ -362,20 +362,24 @@ func (c *compiler) rtype(t syntax.TypeExpr, seen map[string]bool) *RType {
 		if a, ok := c.aliases[t.Name]; ok && len(a.TypeParams) > 0 && len(a.TypeParams) == len(t.Args) {
 			// a generic alias is checked as its body with the type
 			// arguments put in for its parameters (`Box<int>` with
-			// `type Box<T> = {value: T}` checks `{value: int}`)
+			// `type Box<T> = {value: T}` checks `{value: int}`); an
+			// application met again inside itself is left unchecked (a
+			// recursive alias, `Tree<int>`), not another one of the same
+			// alias (`Box<Box<int>>` checks the inner `Box<int>` too)
 			if seen == nil {
 				seen = map[string]bool{}
 			}
-			if seen[t.Name] {
+			key := aliasKey(t)
+			if seen[key] || len(seen) > maxAliasDepth {
 				return nil
 			}
 			sub := map[string]syntax.TypeExpr{}
 			for i, p := range a.TypeParams {
 				sub[p.Name] = t.Args[i]
 			}
-			seen[t.Name] = true
+			seen[key] = true
 			r := c.rtype(substType(a.Type, sub), seen)
-			delete(seen, t.Name)
+			delete(seen, key)
 			return r
 		}
 		if a, ok := c.aliases[t.Name]; ok && len(a.TypeParams) == 0 {
@@ -667,7 +671,7 @@ func structDef(d *syntax.StructDecl) *StructDef {
 func (c *compiler) expandAliases(t syntax.TypeExpr, seen map[string]bool) syntax.TypeExpr {
 	switch t := t.(type) {
 	case *syntax.NamedType:
-		if a, ok := c.aliases[t.Name]; ok && len(a.TypeParams) == len(t.Args) && !seen[t.Name] && !(len(t.Args) == 0 && c.isTypeParam(t.Name)) {
+		if a, ok := c.aliases[t.Name]; ok && len(a.TypeParams) == len(t.Args) && !seen[aliasKey(t)] && len(seen) <= maxAliasDepth && !(len(t.Args) == 0 && c.isTypeParam(t.Name)) {
 			body := a.Type
 			if len(a.TypeParams) > 0 {
 				sub := map[string]syntax.TypeExpr{}
@@ -676,7 +680,7 @@ func (c *compiler) expandAliases(t syntax.TypeExpr, seen map[string]bool) syntax
 				}
 				body = substType(body, sub)
 			}
-			inner := map[string]bool{t.Name: true}
+			inner := map[string]bool{aliasKey(t): true}
 			for k := range seen {
 				inner[k] = true
 			}
@@ -714,6 +718,22 @@ func (c *compiler) expandAliases(t syntax.TypeExpr, seen map[string]bool) syntax
 		return sh
 	}
 	return t
+}
+
+// maxAliasDepth bounds the nesting of alias expansions, for a generic
+// alias whose body applies it to a growing argument (`type G<T> = {v:
+// G<list<T>>}`), which no seen set stops.
+const maxAliasDepth = 32
+
+// aliasKey names an alias application for the seen sets of rtype and
+// expandAliases: a plain alias by its name, a generic one with its type
+// arguments, so that `Box<Box<int>>` expands the inner `Box<int>` while
+// `Tree<int>` inside `Tree<int>` stops.
+func aliasKey(t *syntax.NamedType) string {
+	if len(t.Args) == 0 {
+		return t.Name
+	}
+	return TypeText(t)
 }
 
 func substType(t syntax.TypeExpr, sub map[string]syntax.TypeExpr) syntax.TypeExpr {

@@ -61,10 +61,13 @@ var listFnCallbacks = map[string]bool{
 // elements, values or keys.
 func (c *checker) hintMethodCallbacks(e *syntax.MethodCall, recv types.Type) {
 	switch r := types.Underlying(types.RemoveNil(recv)).(type) {
-	case *types.Named:
-		// an impl method's `fn(…)` parameters, after the instance
-		if m, ok := r.Decl.Method(e.Name); ok && r.Decl.Kind == types.StructDecl && !hasSpread(e.Args) {
-			if mt := instanceMethod(r, m.Type); mt != nil && len(mt.Params) > 0 {
+	case *types.Named, *types.TypeParam:
+		// an impl method's `fn(…)` parameters, after the instance (of a
+		// struct or an enum: docs/spec/language.md §10.3), or those of a
+		// method an interface declares; a method with type parameters of
+		// its own is hintGenericMethodArg's
+		if n, m, ok := c.methodOwner(recv, e.Name); ok && !hasSpread(e.Args) {
+			if mt := instanceMethod(n, m.Type); mt != nil && len(mt.Params) > 0 && mt.Params[0].Name == "self" {
 				for i, p := range mt.Params[1:] {
 					if pf, ok := types.Underlying(p.Type).(*types.Func); ok && i < len(e.Args) && !p.Rest && concrete(pf) {
 						c.hintFn(e.Args[i], pf)
@@ -211,6 +214,53 @@ func (c *checker) hintNamespaceArg(e *syntax.MethodCall, i int, args []types.Typ
 	if f := c.imported(id.Name, e.Name); f != nil {
 		c.hintSigArg(cl, nil, e.Args, i, args, f.sig)
 	}
+}
+
+// hintGenericMethodArg types a closure literal given as argument i of an
+// impl method with type parameters of its own (`c.map({ s -> … })` with
+// `fn map<U>(self, f: fn(T) -> U) -> Cell<U>`), as hintCallArg does for a
+// generic function: the receiver's type arguments put in for the
+// struct's or enum's, and the method's own that the arguments before it
+// (types args) bind.
+func (c *checker) hintGenericMethodArg(e *syntax.MethodCall, recv types.Type, i int, args []types.Type) {
+	cl, ok := e.Args[i].(*syntax.ClosureLit)
+	if !ok || hasSpread(e.Args) || c.caught() {
+		return
+	}
+	n, m, ok := c.methodOwner(recv, e.Name)
+	if !ok || len(m.Type.TypeParams) == 0 || len(m.Type.Params) == 0 || m.Type.Params[0].Name != "self" {
+		return
+	}
+	sig := m.Type
+	if len(n.Decl.TypeParams) > 0 {
+		if len(n.Args) != len(n.Decl.TypeParams) {
+			return
+		}
+		sig = types.Subst(sig, n.Decl.Instance(n.Args)).(*types.Func)
+	}
+	inst := *sig
+	inst.Params = sig.Params[1:]
+	c.hintSigArg(cl, nil, e.Args, i, args, &inst)
+}
+
+// methodOwner finds the declaration of method name called on a value of
+// type recv: a struct or an enum with an impl method of that name, an
+// interface declaring it, or, for a type parameter, the interface
+// bounding it that declares it (the bound is all the program knows it
+// has).
+func (c *checker) methodOwner(recv types.Type, name string) (*types.Named, types.Method, bool) {
+	recv = types.RemoveNil(recv)
+	if tp, ok := recv.(*types.TypeParam); ok {
+		if recv = c.boundDeclaring(tp, name); recv == nil {
+			return nil, types.Method{}, false
+		}
+	}
+	n, ok := types.Underlying(recv).(*types.Named)
+	if !ok || !hasMethodsDecl(n.Decl) && n.Decl.Kind != types.InterfaceDecl {
+		return nil, types.Method{}, false
+	}
+	m, ok := n.Decl.Method(name)
+	return n, m, ok
 }
 
 // streamCallbacks are the `stream.*` operators whose callback receives

@@ -126,10 +126,11 @@ func (c *checker) builtinValueResult(name string) types.Type {
 	return nil
 }
 
-// pipeArgument checks the left side of `x |> f`, f a non-generic function
+// pipeArgument checks the left side of `x |> f`, f a function
 // of the file or one an import binds (by name, or `ns.f`), as the first
-// argument of a call `f(x)`. It returns the type of the pipe: the result
-// such a function declares (`-> int`), or that a builtin's descriptor
+// argument of a call `f(x)` (an imported generic one is left alone). It
+// returns the type of the pipe: the result such a function declares
+// (`-> int`, a generic one's instantiated), or that a builtin's descriptor
 // states (`"a" |> upper` is a string), as `f(x)` has; any otherwise.
 func (c *checker) pipeArgument(e *syntax.PipeExpr, xt types.Type) types.Type {
 	var imp *importedFn
@@ -154,11 +155,26 @@ func (c *checker) pipeArgument(e *syntax.PipeExpr, xt types.Type) types.Type {
 			return types.Any
 		}
 		fn, ok := ref.Binding.Decl.(*syntax.FnDecl)
-		if !ok || len(fn.TypeParams) > 0 || len(fn.Params) == 0 {
+		if !ok || len(fn.Params) == 0 {
 			return types.Any
 		}
 		sig := c.sig(fn)
-		c.arguments([]syntax.Expr{e.X}, []types.Type{xt}, sig, nil)
+		exprs, args := []syntax.Expr{e.X}, []types.Type{xt}
+		if len(fn.TypeParams) > 0 {
+			// `3 |> id` with `fn id<T>(x: T) -> T` is the call `id(3)`,
+			// instantiated from the piped value (docs/spec/newer.md §3.3)
+			if fn.Params[0].Rest {
+				return types.Any
+			}
+			bind := c.instantiate(nil, sig, exprs, args)
+			c.arguments(exprs, args, sig, bind)
+			c.constraints(e.At, sig, bind)
+			if r := types.Subst(sig.Return, bind); fn.Return != nil && known(r) && concrete(r) {
+				return r
+			}
+			return types.Any
+		}
+		c.arguments(exprs, args, sig, nil)
 		if fn.Return != nil && known(sig.Return) && concrete(sig.Return) {
 			return sig.Return
 		}
@@ -651,6 +667,7 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 	for i, a := range e.Args {
 		c.hintNamespaceArg(e, i, args[:i])
 		c.hintStreamArg(e, i, args[:i])
+		c.hintGenericMethodArg(e, recv, i, args[:i])
 		args[i] = c.expr(a)
 	}
 	c.callbackParamFits(e, recv, args)
@@ -720,6 +737,7 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 			}
 			if !hasSpread(e.Args) {
 				c.methodArity(e, n.Decl, m.Type)
+				c.outerBounds(e, n)
 			}
 			if len(m.Type.TypeParams) > 0 {
 				return c.genericMethodCall(e, n, m.Type, args, true)
@@ -915,6 +933,51 @@ func (c *checker) methodArity(e *syntax.MethodCall, d *types.Decl, sig *types.Fu
 // seenImpl returns the impl block of the file's struct name that the
 // method call sees, nil when it sees none or the file has none
 // (docs/spec/language.md §10.3).
+// outerBounds checks the `where` bounds an impl method puts on the type
+// parameters of its struct or enum (`fn total(self) -> int where T:
+// Sized` in `impl Shelf`) against the receiver's type arguments, as the
+// bounds of a generic call are checked (docs/spec/newer.md §3.9): a
+// `Shelf<int>` has no `total`. Bounds with type arguments of their own
+// are left alone.
+func (c *checker) outerBounds(e *syntax.MethodCall, n *types.Named) {
+	if len(n.Decl.TypeParams) == 0 || len(n.Args) != len(n.Decl.TypeParams) {
+		return
+	}
+	b := c.seenImpl(e, n.Decl.Name)
+	if b == nil {
+		return
+	}
+	for _, fn := range b.Methods {
+		if fn.Name != e.Name {
+			continue
+		}
+		own := map[string]bool{}
+		for _, p := range fn.TypeParams {
+			own[p.Name] = true
+		}
+		sig := &types.Func{}
+		bind := map[*types.TypeParam]types.Type{}
+		for _, w := range fn.Where {
+			for i, sp := range n.Decl.TypeParams {
+				if own[w.Param] || sp.Name != w.Param || !known(n.Args[i]) || !concrete(n.Args[i]) {
+					continue
+				}
+				tp := &types.TypeParam{Name: w.Param}
+				for j, bound := range w.Bounds {
+					if j >= len(w.BoundArgs) || w.BoundArgs[j] == nil {
+						tp.Bounds = append(tp.Bounds, bound)
+					}
+				}
+				sig.TypeParams = append(sig.TypeParams, tp)
+				bind[tp] = n.Args[i]
+			}
+		}
+		if len(sig.TypeParams) > 0 {
+			c.constraints(e.At, sig, bind)
+		}
+	}
+}
+
 func (c *checker) seenImpl(e *syntax.MethodCall, name string) *syntax.ImplBlock {
 	for _, ref := range c.info.MethodImpls(e) {
 		if ref.Struct == name {

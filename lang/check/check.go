@@ -1364,7 +1364,8 @@ func (c *checker) mismatch(at syntax.Expr, context string, want, found types.Typ
 }
 
 // ifaceWhy explains why a struct value does not satisfy the interface dst
-// (or the interface in a `list<I>`, `I?` or union dst) structurally
+// (or the interface in a `list<I>`, `set<I>`, `dict<K, I>`, shape field,
+// `Result<I, E>`, `I?` or union dst) structurally
 // (method names, arity, parameter and return types, associated types:
 // docs/spec/newer.md §3.9); "" when it does, or when
 // either side is not such a pair. A struct of another file without a
@@ -1385,6 +1386,44 @@ func (c *checker) ifaceWhyAt(src, dst types.Type, depth int) string {
 	case *types.List:
 		if s, ok := types.Underlying(src).(*types.List); ok {
 			return c.ifaceWhyAt(s.Elem, d.Elem, depth)
+		}
+		return ""
+	case *types.Set:
+		if s, ok := types.Underlying(src).(*types.Set); ok {
+			return c.ifaceWhyAt(s.Elem, d.Elem, depth)
+		}
+		return ""
+	case *types.Dict:
+		// `dict<string, I>`: each value, of a dict or of a dict literal
+		// (a record of its keys)
+		switch s := types.Underlying(src).(type) {
+		case *types.Dict:
+			return c.ifaceWhyAt(s.Value, d.Value, depth)
+		case *types.Shape:
+			for _, f := range s.Fields {
+				if why := c.ifaceWhyAt(f.Type, d.Value, depth); why != "" {
+					return why
+				}
+			}
+		}
+		return ""
+	case *types.Shape:
+		if s, ok := types.Underlying(src).(*types.Shape); ok {
+			for _, wf := range d.Fields {
+				if f, ok := s.Field(wf.Name); ok {
+					if why := c.ifaceWhyAt(types.RemoveNil(f.Type), wf.Type, depth); why != "" {
+						return why
+					}
+				}
+			}
+		}
+		return ""
+	case *types.Result:
+		if s, ok := types.Underlying(src).(*types.Result); ok {
+			if why := c.ifaceWhyAt(s.Ok, d.Ok, depth); why != "" {
+				return why
+			}
+			return c.ifaceWhyAt(s.Err, d.Err, depth)
 		}
 		return ""
 	}
@@ -1414,14 +1453,30 @@ func (c *checker) ifaceWhyAt(src, dst types.Type, depth int) string {
 		return why
 	}
 	d, ok := types.Underlying(dst).(*types.Named)
-	if !ok || d.Decl.Kind != types.InterfaceDecl {
+	if !ok {
+		return ""
+	}
+	if s, ok := types.Underlying(src).(*types.Named); ok && d.Decl.Kind != types.InterfaceDecl && s.Decl == d.Decl {
+		// `Holder<Sized>`: the type arguments of one generic struct or
+		// enum, by position (an `in` one goes the other way, where no
+		// struct stands for an interface)
+		for i := range d.Args {
+			if i < len(s.Args) && (i >= len(d.Decl.TypeParams) || d.Decl.TypeParams[i].Variance != "in") {
+				if why := c.ifaceWhyAt(s.Args[i], d.Args[i], depth); why != "" {
+					return why
+				}
+			}
+		}
+		return ""
+	}
+	if d.Decl.Kind != types.InterfaceDecl {
 		return ""
 	}
 	s, ok := types.Underlying(src).(*types.Named)
 	if !ok || !hasMethodsDecl(s.Decl) || !s.Decl.HasImpl && s.Decl.Origin != c.file.Path {
 		return ""
 	}
-	if why := unsatisfied(s.Decl, d.Decl, d.Args); why != "" {
+	if why := unsatisfied(s.Decl, s.Args, d.Decl, d.Args); why != "" {
 		return fmt.Sprintf("Type '%s' does not satisfy interface '%s': %s", s.Decl.Name, d.Decl.Name, why)
 	}
 	return ""

@@ -1020,15 +1020,21 @@ func typeArgs(d *types.Decl, fields []types.Field, given func(j int, f types.Fie
 	}
 	out := make([]types.Type, len(d.TypeParams))
 	for i, tp := range d.TypeParams {
-		out[i] = types.Any
+		var ts []types.Type
 		if t, ok := nested[tp]; ok && known(t) && concrete(t) && t != types.Nil && t != types.Never {
-			out[i] = t
+			ts = append(ts, t)
 		}
 		for j, f := range fields {
 			if t := given(j, f); f.Type == types.Type(tp) && known(t) && t != types.Nil {
-				out[i] = types.Widen(t)
-				break
+				ts = append(ts, types.Widen(t))
 			}
+		}
+		// fields giving T different types join into a union, as the
+		// arguments of a generic call do (docs/spec/newer.md §3.3:
+		// `W.Two(1, "x")` is a W<int | string>)
+		out[i] = types.Any
+		if len(ts) > 0 {
+			out[i] = types.NewUnion(ts...)
 		}
 	}
 	return out

@@ -352,7 +352,7 @@ func (c *checker) constraints(pos syntax.Pos, sig *types.Func, bind map[*types.T
 					args = append(args, types.Subst(a, bind))
 				}
 			}
-			if why := unsatisfied(n.Decl, iface, args); why != "" {
+			if why := unsatisfied(n.Decl, n.Args, iface, args); why != "" {
 				c.report(sevError, pos, "HARN-TYP-014", "", fmt.Sprintf(
 					"Type '%s' does not satisfy interface '%s': %s (required by constraint `where %s: %s`)",
 					n.Decl.Name, iface.Name, why, tp.Name, tp.BoundText(i)))
@@ -416,14 +416,21 @@ func (c *checker) hasMethod(kind, name string) bool {
 // interface's take, return types fitting the interface's, associated
 // types); "" when it does. args are the interface's type arguments
 // where the expected type applies a generic interface (`C<string>`),
-// nil otherwise: its signatures are read with them put in.
+// nil otherwise: its signatures are read with them put in. sargs are
+// the struct's own type arguments (`Bag<int>`), put in for its type
+// parameters in its impl methods, so `fn get(self) -> T` of a `Bag<int>`
+// returns int; a generic struct without them keeps its methods open.
 //
 // An associated type resolves to what s's impl provides for it (`type Item
 // = int`), otherwise to the first annotated impl type found where the
 // interface's signatures name it. An impl that provides associated types
 // must provide every one the interface leaves free; one the interface fixes
 // (`type Item = int`) must resolve to that type.
-func unsatisfied(s, iface *types.Decl, args []types.Type) string {
+func unsatisfied(s *types.Decl, sargs []types.Type, iface *types.Decl, args []types.Type) string {
+	var own map[*types.TypeParam]types.Type
+	if len(s.TypeParams) > 0 && len(sargs) == len(s.TypeParams) {
+		own = s.Instance(sargs)
+	}
 	bind := map[*types.TypeParam]types.Type{}
 	for i, a := range args {
 		// `C<string>`: the interface's signatures read T as string
@@ -442,6 +449,9 @@ func unsatisfied(s, iface *types.Decl, args []types.Type) string {
 		got, ok := s.Method(want.Name)
 		if !ok {
 			return fmt.Sprintf("missing method '%s'", want.Name)
+		}
+		if own != nil {
+			got.Type = types.Subst(got.Type, own).(*types.Func)
 		}
 		if got.Arity() != want.Arity() {
 			return fmt.Sprintf("method '%s' has %d parameter(s), expected %d", want.Name, got.Arity(), want.Arity())

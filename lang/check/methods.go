@@ -188,7 +188,7 @@ func (c *checker) builtinMethodResult(e *syntax.MethodCall, recv types.Type, arg
 			}
 		case e.Name == "map_values" && len(e.Args) == 1:
 			// f(value) for each entry, typed as `xs.map(f)` is
-			t = &types.Dict{Key: types.String, Value: c.mappedList(e.Args[0], args[0]).(*types.List).Elem}
+			t = &types.Dict{Key: types.String, Value: c.mappedList(e.Args[0], args[0], r.Value).(*types.List).Elem}
 		}
 	case *types.Shape:
 		kind, t = "dict", dictMethodResults[e.Name]
@@ -204,7 +204,7 @@ func (c *checker) builtinMethodResult(e *syntax.MethodCall, recv types.Type, arg
 			t = recv
 		case e.Name == "map" && len(e.Args) == 1:
 			// the mapped values, typed as `xs.map(f)` is
-			t = &types.Set{Elem: c.mappedList(e.Args[0], args[0]).(*types.List).Elem}
+			t = &types.Set{Elem: c.mappedList(e.Args[0], args[0], r.Elem).(*types.List).Elem}
 		case (e.Name == "add" || e.Name == "adding") && len(e.Args) == 1 && known(r.Elem) && known(args[0]):
 			t = &types.Set{Elem: types.NewUnion(types.Widen(r.Elem), types.Widen(args[0]))}
 		case (e.Name == "union" || e.Name == "symmetric_difference") && len(e.Args) == 1 && known(r.Elem):
@@ -219,7 +219,7 @@ func (c *checker) builtinMethodResult(e *syntax.MethodCall, recv types.Type, arg
 			t = &types.List{Elem: r.Elem} // list<any> for a list of unknown elements
 		}
 		if e.Name == "map" && len(e.Args) == 1 {
-			t = c.mappedList(e.Args[0], args[0])
+			t = c.mappedList(e.Args[0], args[0], r.Elem)
 		}
 		if e.Name == "sum" && len(e.Args) == 0 {
 			// numbers only, int unless a float is seen (docs/spec/builtins.md
@@ -283,8 +283,11 @@ func (c *checker) builtinMethodResult(e *syntax.MethodCall, recv types.Type, arg
 // descriptor states its result, such as `to_string`) gives a list of
 // that result: `xs.map(describe)` with `fn describe(n: int) -> string`
 // is a list<string>. A builtin's nilable result loses its nil as an
-// inferred one does; a declared `-> T?` keeps it.
-func (c *checker) mappedList(f syntax.Expr, ft types.Type) types.Type {
+// inferred one does; a declared `-> T?` keeps it. A generic function of
+// the file is instantiated from elem, the type of the receiver's elements
+// (`[1, 2].map(wrap)` with `fn wrap<T>(x: T) -> list<T>` is a
+// list<list<int>>).
+func (c *checker) mappedList(f syntax.Expr, ft types.Type, elem types.Type) types.Type {
 	if cl, ok := f.(*syntax.ClosureLit); ok && cl.Return == nil {
 		if tail, ok := c.tails[cl]; ok && known(tail) && concrete(tail) {
 			if elem := types.RemoveNil(tail); elem != types.Never {
@@ -305,7 +308,10 @@ func (c *checker) mappedList(f syntax.Expr, ft types.Type) types.Type {
 		}
 	}
 	fn, ok := ft.(*types.Func)
-	if !ok || len(fn.TypeParams) > 0 || !known(fn.Return) || !concrete(fn.Return) || fn.Return == types.Never {
+	if ok && len(fn.TypeParams) > 0 {
+		return c.mappedGeneric(f, fn, elem)
+	}
+	if !ok || !known(fn.Return) || !concrete(fn.Return) || fn.Return == types.Never {
 		return anyList
 	}
 	switch f := f.(type) {
@@ -322,6 +328,28 @@ func (c *checker) mappedList(f syntax.Expr, ft types.Type) types.Type {
 			}
 			return anyList
 		}
+	}
+	return anyList
+}
+
+// mappedGeneric is mappedList for f naming a generic function of the
+// file declaring its result: the call `f(x)` for an element x of type
+// elem, instantiated (its first parameter taking the element).
+func (c *checker) mappedGeneric(f syntax.Expr, fn *types.Func, elem types.Type) types.Type {
+	id, ok := f.(*syntax.Ident)
+	if !ok || elem == nil || !known(elem) || len(fn.Params) == 0 || fn.Params[0].Rest {
+		return anyList
+	}
+	ref := c.info.Refs[id]
+	if ref == nil || ref.Binding == nil || c.multiDecl[id.Name] || ref.Binding.Kind != resolve.KFn {
+		return anyList
+	}
+	if fd, ok := ref.Binding.Decl.(*syntax.FnDecl); !ok || fd.Return == nil {
+		return anyList
+	}
+	bind := c.instantiate(nil, fn, []syntax.Expr{f}, []types.Type{elem})
+	if r := types.Subst(fn.Return, bind); known(r) && concrete(r) && r != types.Never {
+		return &types.List{Elem: r}
 	}
 	return anyList
 }

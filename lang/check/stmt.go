@@ -452,7 +452,7 @@ func (c *checker) let(s *syntax.LetStmt) {
 					v.t, v.annotated = l, true
 				}
 			}
-			if n, ok := types.RemoveNil(vt).(*types.Named); ok && (n.Decl.Kind == types.StructDecl || n.Decl.Kind == types.EnumDecl) && len(n.Args) > 0 && kept {
+			if genericValue(vt) && kept {
 				// a generic struct or enum value keeps its type arguments
 				// while the binding keeps it (`let b = Box {v: 1}`:
 				// `b.get()` of `fn get(self) -> T` is an int; `let o =
@@ -602,6 +602,13 @@ func (c *checker) keepsElems(l *types.List) bool {
 	}
 	n, ok := l.Elem.(*types.Named)
 	return ok && (n.Decl.Kind == types.StructDecl || n.Decl.Kind == types.EnumDecl)
+}
+
+// genericValue reports a value of a generic struct or enum with its type
+// arguments (`Box<int>`, also `Entry<string>?`).
+func genericValue(t types.Type) bool {
+	n, ok := types.RemoveNil(t).(*types.Named)
+	return ok && (n.Decl.Kind == types.StructDecl || n.Decl.Kind == types.EnumDecl) && len(n.Args) > 0
 }
 
 // literalRecord is the type a binding of the dict literal typed sh keeps:
@@ -1188,10 +1195,16 @@ func (c *checker) forStmt(s *syntax.ForStmt) {
 	case *syntax.IdentPattern:
 		if p.Name != "_" {
 			c.shadowCheck(p.Name, p.At)
+			b := c.binding(p, p.Name)
 			if c.declaredElems(s.Iter, elem) {
-				c.declare(c.binding(p, p.Name), &variable{t: elem, annotated: true})
+				c.declare(b, &variable{t: elem, annotated: true})
+			} else if genericValue(elem) && c.neverReassigned(b) {
+				// a generic struct or enum element keeps its type
+				// arguments, as a binding of one does (`for b in [Bag
+				// {v: 1}]`: `b` is a Bag<int>)
+				c.declare(b, &variable{t: elem})
 			} else {
-				c.declare(c.binding(p, p.Name), &variable{t: bindingType(elem)})
+				c.declare(b, &variable{t: bindingType(elem)})
 			}
 		}
 	case *syntax.PairPattern:
