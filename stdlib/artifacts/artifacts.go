@@ -51,7 +51,7 @@ func build(th *vm.Thread, name, kind string, data vm.Value, opts *vm.Dict) (vm.V
 	if v := lib.Get(opts, "id"); !v.IsNil() {
 		s, ok := v.AsString()
 		if !ok || s.Go() == "" {
-			return vm.Value{}, vm.Runtimef("%s: option `id` must be a non-empty string, got %s", name, lib.Display(v))
+			return vm.Value{}, vm.Runtimef("%s: option `id` must be a non-empty string, got %s", name, lib.Shown(v))
 		}
 		id = v
 	}
