@@ -257,6 +257,10 @@ fn main(harness: Harness) { write_file("`+marker+`", "main ran") }
 	if _, stderr, code = runHarn("tool", "run", "--surface", "bogus", lib); code != 2 || !strings.Contains(stderr, "unsupported --surface") {
 		t.Errorf("bad surface: exit %d stderr %q", code, stderr)
 	}
+	// every command that takes --surface refuses a bad one in the same words
+	if _, stderr, code = runHarn("serve", "mcp", "--surface", "bogus", lib); code != 2 || !strings.Contains(stderr, `unsupported --surface "bogus" (available: script, exports, auto)`) {
+		t.Errorf("serve mcp bad surface: exit %d stderr %q", code, stderr)
+	}
 	out, _, code = runHarn("tool", "completions", lib, "--shell", "bash", "--surface", "exports")
 	if code != 0 || !strings.Contains(out, "get_widget") {
 		t.Errorf("completions: exit %d", code)

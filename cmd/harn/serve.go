@@ -226,8 +226,8 @@ func parseServeFlags(args []string, stdout, stderr io.Writer) (*serveFlags, int)
 			i = last
 			switch name {
 			case "--surface":
-				if v != "script" && v != "exports" && v != "auto" {
-					return usage("--surface must be script, exports or auto")
+				if !slices.Contains(schemaSurfaces, v) {
+					return usage("unsupported --surface %q (available: %s)", v, strings.Join(schemaSurfaces, ", "))
 				}
 				f.surface = v
 			case "--transport":
