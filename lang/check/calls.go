@@ -1126,6 +1126,8 @@ func (c *checker) attrs(list []*syntax.Attribute, testable bool) {
 			c.siblingElsewhere([]*syntax.Attribute{a})
 		case a.Name == "annotations":
 			c.annotationsAttr(a)
+		case a.Name == "job":
+			c.jobAttr(a)
 		}
 	}
 }
@@ -1160,6 +1162,33 @@ func (c *checker) annotationsAttr(a *syntax.Attribute) {
 		}
 		if _, ok := arg.Value.(*syntax.BoolLit); !ok {
 			c.warnf(a.At, "`@annotations` hint `%s` must be `true` or `false`", arg.Name)
+		}
+	}
+}
+
+// jobAttr warns about a `@job` whose arguments are not the job's name as
+// a string literal and the optional `retry:` (docs/spec/language.md
+// §10.5, `@job("name", retry?: {…})`): `harn run` ignores the attribute,
+// so a mistake there would only show when a job runner reads it.
+func (c *checker) jobAttr(a *syntax.Attribute) {
+	positional := 0
+	for _, arg := range a.Args {
+		if arg.Name != "" {
+			if arg.Name != "retry" {
+				help := ""
+				if s := diag.Suggest(arg.Name, []string{"retry"}); s != "" {
+					help = "did you mean `" + s + "`?"
+				}
+				c.report(sevWarning, a.At, "", help, "`@job` has no option `"+arg.Name+"` (it takes the job's name and `retry:`)")
+			}
+			continue
+		}
+		if positional++; positional > 1 {
+			c.warnf(a.At, "`@job` takes one name: `@job(\"name\", retry: {…})`")
+			continue
+		}
+		if _, ok := arg.Value.(*syntax.StringLit); !ok {
+			c.warnf(a.At, "`@job`'s name must be a string literal: `@job(\"name\")`")
 		}
 	}
 }
