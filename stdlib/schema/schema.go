@@ -1062,6 +1062,7 @@ func convertSchema(v vm.Value, dialect schemaDialect) vm.Value {
 	out := b.Build()
 	if dialect == toOpenAPI {
 		out = openAPINullable(out, &nullable)
+		out = openAPITuple(out)
 	}
 	if nullable {
 		out = enumWithNull(out)
@@ -1096,6 +1097,32 @@ func enumWithNull(out *vm.Dict) *vm.Dict {
 		}
 	}
 	return out.Set("enum", vm.Of(vm.NewList(append(append([]vm.Value{}, l.Items()...), vm.Nil))))
+}
+
+// openAPITuple rewrites a tuple's prefixItems, which OpenAPI 3.0 lacks
+// (its items must be one schema, never `false`), as items that may be any
+// of the positions' schemas: the positions are lost, the element kinds
+// and the length bounds (minItems/maxItems, set by a tuple type) remain.
+func openAPITuple(out *vm.Dict) *vm.Dict {
+	p, ok := out.Get("prefixItems")
+	positions, isList := p.AsList()
+	if !ok || !isList {
+		return out
+	}
+	out = out.Delete("prefixItems")
+	branches := positions.Items()
+	if rest, ok := out.Get("items"); ok {
+		if _, isSchema := rest.AsDict(); isSchema {
+			branches = append(slices.Clone(branches), rest) // the items after the positions
+		}
+	}
+	switch len(branches) {
+	case 0:
+		return out.Delete("items")
+	case 1:
+		return out.Set("items", branches[0])
+	}
+	return out.Set("items", vm.Of(lib.DictOf("anyOf", vm.Of(vm.NewList(slices.Clone(branches))))))
 }
 
 // openAPINullable rewrites null types, which OpenAPI 3.0 lacks, as
