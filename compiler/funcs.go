@@ -370,7 +370,7 @@ func (c *compiler) rtype(t syntax.TypeExpr, seen map[string]bool) *RType {
 				seen = map[string]bool{}
 			}
 			key := aliasKey(t)
-			if seen[key] || len(seen) > maxAliasDepth {
+			if seen[key] || len(seen) > maxAliasDepth || aliasNesting(seen, t.Name) >= maxSameAlias {
 				return nil
 			}
 			sub := map[string]syntax.TypeExpr{}
@@ -660,74 +660,33 @@ func structDef(d *syntax.StructDecl) *StructDef {
 	return sd
 }
 
-// substType is t with each named type of sub replaced by its argument:
-// the body of a generic alias instantiated. Forms a run-time check does
-// not read are returned as they are.
-// expandAliases is t with every `type` alias it names replaced by the
-// alias's body (a generic alias with its type arguments put in), so a
-// tool declaration derives the JSON Schema of what an alias stands for,
-// as the exports surface inlines aliases (docs/spec/registry.md §8.4). A
-// recursive alias stays a name (no JSON form).
-func (c *compiler) expandAliases(t syntax.TypeExpr, seen map[string]bool) syntax.TypeExpr {
-	switch t := t.(type) {
-	case *syntax.NamedType:
-		if a, ok := c.aliases[t.Name]; ok && len(a.TypeParams) == len(t.Args) && !seen[aliasKey(t)] && len(seen) <= maxAliasDepth && !(len(t.Args) == 0 && c.isTypeParam(t.Name)) {
-			body := a.Type
-			if len(a.TypeParams) > 0 {
-				sub := map[string]syntax.TypeExpr{}
-				for i, p := range a.TypeParams {
-					sub[p.Name] = t.Args[i]
-				}
-				body = substType(body, sub)
-			}
-			inner := map[string]bool{aliasKey(t): true}
-			for k := range seen {
-				inner[k] = true
-			}
-			return c.expandAliases(body, inner)
-		}
-		if len(t.Args) == 0 {
-			return t
-		}
-		n := &syntax.NamedType{At: t.At, Name: t.Name}
-		for _, a := range t.Args {
-			n.Args = append(n.Args, c.expandAliases(a, seen))
-		}
-		return n
-	case *syntax.ListType:
-		return &syntax.ListType{At: t.At, Elem: c.expandAliases(t.Elem, seen)}
-	case *syntax.OptionalType:
-		return &syntax.OptionalType{At: t.At, Elem: c.expandAliases(t.Elem, seen)}
-	case *syntax.UnionType:
-		u := &syntax.UnionType{At: t.At}
-		for _, m := range t.Types {
-			u.Types = append(u.Types, c.expandAliases(m, seen))
-		}
-		return u
-	case *syntax.InterType:
-		in := &syntax.InterType{At: t.At}
-		for _, m := range t.Types {
-			in.Types = append(in.Types, c.expandAliases(m, seen))
-		}
-		return in
-	case *syntax.ShapeType:
-		sh := &syntax.ShapeType{At: t.At, Rest: t.Rest}
-		for _, f := range t.Fields {
-			sh.Fields = append(sh.Fields, &syntax.ShapeField{At: f.At, Name: f.Name, Optional: f.Optional, Type: c.expandAliases(f.Type, seen)})
-		}
-		return sh
-	}
-	return t
-}
-
 // maxAliasDepth bounds the nesting of alias expansions, for a generic
 // alias whose body applies it to a growing argument (`type G<T> = {v:
 // G<list<T>>}`), which no seen set stops.
 const maxAliasDepth = 32
 
-// aliasKey names an alias application for the seen sets of rtype and
-// expandAliases: a plain alias by its name, a generic one with its type
-// arguments, so that `Box<Box<int>>` expands the inner `Box<int>` while
+// maxSameAlias bounds how many applications of one generic alias may be
+// expanded inside each other: `Box<Box<Box<int>>>` is checked to the
+// third, and a body that applies its alias twice to a growing argument
+// (`{a: G<list<T>>?, b: G<list<T>>?}`) expands 1 + 2 + 4 times, not 2^32
+// (the depth bound alone let such an alias hang the compiler). A deeper
+// application is left unchecked.
+const maxSameAlias = 3
+
+// aliasNesting counts the applications of the generic alias name among
+// the expansions in progress (seen's keys, see aliasKey).
+func aliasNesting(seen map[string]bool, name string) int {
+	n := 0
+	for k := range seen {
+		if strings.HasPrefix(k, name+"<") {
+			n++
+		}
+	}
+	return n
+}
+
+// aliasKey names an alias application for the seen set of rtype: a
+// plain alias by its name, a generic one with its type arguments, so that `Box<Box<int>>` expands the inner `Box<int>` while
 // `Tree<int>` inside `Tree<int>` stops.
 func aliasKey(t *syntax.NamedType) string {
 	if len(t.Args) == 0 {
@@ -736,6 +695,9 @@ func aliasKey(t *syntax.NamedType) string {
 	return TypeText(t)
 }
 
+// substType is t with each named type of sub replaced by its argument:
+// the body of a generic alias instantiated. Forms a run-time check does
+// not read are returned as they are.
 func substType(t syntax.TypeExpr, sub map[string]syntax.TypeExpr) syntax.TypeExpr {
 	switch t := t.(type) {
 	case *syntax.NamedType:
