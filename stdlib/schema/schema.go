@@ -983,6 +983,7 @@ var camelOf = map[string]string{
 	"additional_properties": "additionalProperties", "min_length": "minLength", "max_length": "maxLength",
 	"min_items": "minItems", "max_items": "maxItems", "min": "minimum", "max": "maximum", "all_of": "allOf", "union": "anyOf",
 	"exclusive_minimum": "exclusiveMinimum", "exclusive_maximum": "exclusiveMaximum", "prefix_items": "prefixItems",
+	"one_of": "oneOf", // schema_from_json_schema's spelling of a oneOf beside an anyOf
 }
 
 var snakeOf = map[string]string{
@@ -997,7 +998,7 @@ var snakeOf = map[string]string{
 var schemaChildKeys = map[string]string{
 	"properties": "map", "$defs": "map", "definitions": "map",
 	"items": "one", "additional_properties": "one", "additionalProperties": "one",
-	"all_of": "list", "allOf": "list", "union": "list", "anyOf": "list", "oneOf": "list",
+	"all_of": "list", "allOf": "list", "union": "list", "anyOf": "list", "oneOf": "list", "one_of": "list",
 	"prefix_items": "list", "prefixItems": "list",
 }
 
