@@ -724,33 +724,47 @@ func (sv *schemaValidator) checkString(str string, s *vm.Dict, path string) {
 func (sv *schemaValidator) checkNumber(v vm.Value, s *vm.Dict, path string) {
 	f, _ := lib.ToFloat(v)
 	// exclusive_minimum is a bound of its own (JSON Schema draft 6 on) or,
-	// as `true` in draft 4, makes `min` exclusive
-	exMin, _ := sget(s, "exclusive_minimum")
-	exMax, _ := sget(s, "exclusive_maximum")
+	// as `true` in draft 4, makes `min` exclusive; every spelling given
+	// applies, as for min and max
+	exMins, exMaxs := sgetAll(s, "exclusive_minimum"), sgetAll(s, "exclusive_maximum")
+	minExclusive, maxExclusive := anyTrueBool(exMins), anyTrueBool(exMaxs)
 	for _, m := range sgetAll(s, "min") {
-		if mf, ok := lib.ToFloat(m); ok && exMin.Truth() && isBool(exMin) && f <= mf {
+		if mf, ok := lib.ToFloat(m); ok && minExclusive && f <= mf {
 			sv.fail(path, "expected value > %s, got %s", json.Stringify(m), json.Stringify(v))
 		} else if ok && f < mf {
 			sv.fail(path, "expected value >= %s, got %s", json.Stringify(m), json.Stringify(v))
 		}
 	}
-	if mf, ok := lib.ToFloat(exMin); ok && f <= mf {
-		sv.fail(path, "expected value > %s, got %s", json.Stringify(exMin), json.Stringify(v))
+	for _, ex := range exMins {
+		if mf, ok := lib.ToFloat(ex); ok && f <= mf {
+			sv.fail(path, "expected value > %s, got %s", json.Stringify(ex), json.Stringify(v))
+		}
 	}
 	for _, m := range sgetAll(s, "max") {
-		if mf, ok := lib.ToFloat(m); ok && exMax.Truth() && isBool(exMax) && f >= mf {
+		if mf, ok := lib.ToFloat(m); ok && maxExclusive && f >= mf {
 			sv.fail(path, "expected value < %s, got %s", json.Stringify(m), json.Stringify(v))
 		} else if ok && f > mf {
 			sv.fail(path, "expected value <= %s, got %s", json.Stringify(m), json.Stringify(v))
 		}
 	}
-	if mf, ok := lib.ToFloat(exMax); ok && f >= mf {
-		sv.fail(path, "expected value < %s, got %s", json.Stringify(exMax), json.Stringify(v))
+	for _, ex := range exMaxs {
+		if mf, ok := lib.ToFloat(ex); ok && f >= mf {
+			sv.fail(path, "expected value < %s, got %s", json.Stringify(ex), json.Stringify(v))
+		}
 	}
 	sv.checkEnum(v, s, path)
 }
 
-func isBool(v vm.Value) bool { _, ok := v.AsBool(); return ok }
+// anyTrueBool reports whether one of vs is the bool true (draft 4's
+// exclusiveMinimum: true).
+func anyTrueBool(vs []vm.Value) bool {
+	for _, v := range vs {
+		if b, ok := v.AsBool(); ok && bool(b) {
+			return true
+		}
+	}
+	return false
+}
 
 func (sv *schemaValidator) checkEnum(v vm.Value, s *vm.Dict, path string) {
 	e, ok := sget(s, "enum")
