@@ -14,6 +14,7 @@ package triggerspec
 
 import (
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -260,19 +261,34 @@ func ScheduleProblem(schedule string) string {
 	if schedule == "" {
 		return "is required for a cron trigger"
 	}
-	s, err := ParseSchedule(schedule)
-	if err != nil {
-		// robfig/cron's day-of-week maximum is 6; 7 (Sunday) is read too
-		msg := strings.ReplaceAll(err.Error(), "above maximum (6)", "above maximum (7)")
-		return fmt.Sprintf("invalid cron expression %q: %s", schedule, msg)
-	}
-	// Each field can be valid and the whole match no date (February 30,
-	// April 31): such a trigger would never fire. Next looks five years
-	// ahead, which from 2000 includes two February 29ths.
-	if s.Next(time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)).IsZero() {
-		return fmt.Sprintf("cron expression %q matches no date: the month has no such day, so the trigger would never fire", schedule)
+	if _, err := ParseSchedule(schedule); err != nil {
+		if errors.Is(err, ErrNoDate) {
+			return fmt.Sprintf("cron expression %q %v", schedule, err)
+		}
+		return fmt.Sprintf("invalid cron expression %q: %s", schedule, dayOfWeekMaximum(err.Error()))
 	}
 	return ""
+}
+
+// ErrNoDate is ParseSchedule's error for a schedule whose fields are each
+// valid but whose whole matches no date (February 30, April 31): such a
+// trigger would never fire.
+var ErrNoDate = errors.New("matches no date: the month has no such day, so the trigger would never fire")
+
+// aboveSix finds robfig/cron's day-of-week bound in its errors.
+var aboveSix = regexp.MustCompile(`\((\d+)\) above maximum \(6\)`)
+
+// dayOfWeekMaximum words robfig/cron's day-of-week bound as ours: 7
+// (Sunday) is read too (sundayAsSeven), so a day past 7 is above maximum
+// (7), and a 7 that still reaches robfig/cron stands where it cannot be
+// read (a range with a step that is no positive number).
+func dayOfWeekMaximum(msg string) string {
+	return aboveSix.ReplaceAllStringFunc(msg, func(m string) string {
+		if aboveSix.FindStringSubmatch(m)[1] == "7" {
+			return "(7) cannot be read here: 7 (Sunday) stands alone or ends a range whose step is a positive number"
+		}
+		return strings.Replace(m, "maximum (6)", "maximum (7)", 1)
+	})
 }
 
 // Location is the time zone of a cron binding ("" is UTC), or the problem.
@@ -306,6 +322,11 @@ func ParseSchedule(expr string) (cron.Schedule, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Next looks five years ahead, which from 2000 includes two
+	// February 29ths.
+	if s.Next(time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)).IsZero() {
+		return nil, ErrNoDate
+	}
 	spec, ok := s.(*cron.SpecSchedule)
 	if !ok || !fixedTime(expr, spec) {
 		return s, nil
@@ -324,6 +345,10 @@ func ParseSchedule(expr string) (cron.Schedule, error) {
 // errors keep their text.
 func sundayAsSeven(expr string) string {
 	fields := strings.Fields(expr)
+	zone := ""
+	if len(fields) > 0 && strings.Contains(fields[0], "=") { // a TZ= prefix
+		zone, fields = fields[0]+" ", fields[1:]
+	}
 	if len(fields) != 5 && len(fields) != 6 {
 		return expr
 	}
@@ -339,8 +364,8 @@ func sundayAsSeven(expr string) string {
 		b, errB := strconv.Atoi(hi)
 		n, errN := strconv.Atoi(step)
 		switch {
-		case !isRange && !stepped && rng == "7":
-			parts[i] = "0"
+		case !isRange && rng == "7" && (!stepped || errN == nil && n > 0):
+			parts[i] = "0" // `7/2`, from 7 to the end of the week, is Sunday alone
 		case isRange && errA == nil && errB == nil && b == 7 && a >= 0 && a <= 7 && (!stepped || errN == nil && n > 0):
 			if !stepped {
 				n = 1
@@ -353,7 +378,7 @@ func sundayAsSeven(expr string) string {
 		}
 	}
 	fields[len(fields)-1] = strings.Join(parts, ",")
-	return strings.Join(fields, " ")
+	return zone + strings.Join(fields, " ")
 }
 
 // fixedTime reports whether a schedule's minute and hour fields are

@@ -1,6 +1,7 @@
 package time
 
 import (
+	"errors"
 	"math"
 	"strconv"
 	"strings"
@@ -111,7 +112,7 @@ func init() {
 	})
 	lib.Def("__calendar_valid_cron", "__calendar_valid_cron(expr)", "std/calendar is_valid_cron", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		s, ok := a.Str(0)
-		return vm.BoolOf(ok && (validCron(s) || scheduleOK(s))), nil
+		return vm.BoolOf(ok && cronOK(s)), nil
 	})
 }
 
@@ -385,13 +386,15 @@ func usFederalRules(y, era int) []holiday {
 	}...)
 }
 
-// scheduleOK reports whether a cron trigger would accept expr as its
-// schedule (a leading seconds field, a descriptor such as @daily, an
-// @every interval, a TZ= prefix): is_valid_cron answers for the schedules
-// this runtime runs, not a narrower dialect (docs/triggers.md).
-func scheduleOK(expr string) bool {
+// cronOK reports whether a cron trigger would accept expr as its schedule
+// (a leading seconds field, a descriptor such as @daily, an @every
+// interval, a TZ= prefix) or validCron reads it: is_valid_cron answers for
+// the schedules this runtime runs, not a narrower dialect, and refuses one
+// whose fields match no date (`0 9 30 2 *`), which a trigger refuses as
+// never firing (docs/triggers.md).
+func cronOK(expr string) bool {
 	_, err := triggerspec.ParseSchedule(expr)
-	return err == nil
+	return err == nil || validCron(expr) && !errors.Is(err, triggerspec.ErrNoDate)
 }
 
 // validCron checks a five-field cron expression (minute hour day month
