@@ -930,9 +930,6 @@ func (c *checker) methodArity(e *syntax.MethodCall, d *types.Decl, sig *types.Fu
 	c.arity(d.Name+"."+e.Name, e.At, len(e.Args), min, max)
 }
 
-// seenImpl returns the impl block of the file's struct name that the
-// method call sees, nil when it sees none or the file has none
-// (docs/spec/language.md §10.3).
 // outerBounds checks the `where` bounds an impl method puts on the type
 // parameters of its struct or enum (`fn total(self) -> int where T:
 // Sized` in `impl Shelf`) against the receiver's type arguments, as the
@@ -978,6 +975,9 @@ func (c *checker) outerBounds(e *syntax.MethodCall, n *types.Named) {
 	}
 }
 
+// seenImpl returns the impl block of the file's struct name that the
+// method call sees, nil when it sees none or the file has none
+// (docs/spec/language.md §10.3).
 func (c *checker) seenImpl(e *syntax.MethodCall, name string) *syntax.ImplBlock {
 	for _, ref := range c.info.MethodImpls(e) {
 		if ref.Struct == name {
