@@ -686,8 +686,9 @@ func aliasNesting(seen map[string]bool, name string) int {
 }
 
 // aliasKey names an alias application for the seen set of rtype: a
-// plain alias by its name, a generic one with its type arguments, so that `Box<Box<int>>` expands the inner `Box<int>` while
-// `Tree<int>` inside `Tree<int>` stops.
+// plain alias by its name, a generic one with its type arguments, so
+// that `Box<Box<int>>` expands the inner `Box<int>` while `Tree<int>`
+// inside `Tree<int>` stops.
 func aliasKey(t *syntax.NamedType) string {
 	if len(t.Args) == 0 {
 		return t.Name
