@@ -229,10 +229,8 @@ func toolBind(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	}
 	out := boundDefinition(def, root, bound, rename)
 	merged := bound
-	if prev, ok := def.Get("bound"); ok && vm.ToDisplay(lib.Get(def, "_type")) == kindBound {
-		if pd, ok := prev.AsDict(); ok {
-			merged = pd.Merge(bound)
-		}
+	if already != nil {
+		merged = already.Merge(bound)
 	}
 	out = out.Set("_type", vm.Str(kindBound)).Set("bound", vm.Of(merged))
 	// The bound tool's handler runs it as adapters do: its own call (its
