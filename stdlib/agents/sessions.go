@@ -193,10 +193,8 @@ func init() {
 			if !ok {
 				return vm.Value{}, vm.Throwf("%s: options must be a dict {system?, messages?}, got %s", fn, optsV.Type())
 			}
-			for _, k := range o.Keys() {
-				if k != "system" && k != "messages" {
-					return vm.Value{}, vm.Throwf("%s: unknown option %q%s (known: system, messages)", fn, k, lib.DidYouMean(k, []string{"system", "messages"}))
-				}
+			if err := lib.CheckOptions(fn, o, []string{"system", "messages"}); err != nil {
+				return vm.Value{}, err
 			}
 			if v := get(o, "system"); !v.IsNil() {
 				sv, ok := v.AsString()

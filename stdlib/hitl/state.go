@@ -2,7 +2,6 @@ package hitl
 
 import (
 	"fmt"
-	"strings"
 	"sync"
 	"time"
 
@@ -104,10 +103,8 @@ func options(name string, args vm.Args, i int, known ...string) (*vm.Dict, error
 	if !ok {
 		return nil, vm.Throwf("%s: options must be a dict, got %s", name, args.At(i).Type())
 	}
-	for _, k := range d.Keys() {
-		if !contains(known, k) {
-			return nil, vm.Throwf("%s: unknown option %q%s (known: %s)", name, k, lib.DidYouMean(k, known), strings.Join(known, ", "))
-		}
+	if err := lib.CheckOptions(name, d, known); err != nil {
+		return nil, err
 	}
 	return d, nil
 }

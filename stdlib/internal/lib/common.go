@@ -279,9 +279,19 @@ func IndexOf(items []vm.Value, x vm.Value) int {
 // CheckKeys refuses the first key of the option dict d that is not in
 // known: `WHERE: unknown key "k" — did you mean …? (known: a, b)`.
 func CheckKeys(where string, d *vm.Dict, known []string) error {
+	return checkNames(where, "key", d, known)
+}
+
+// CheckOptions is CheckKeys worded for an options dict: `WHERE: unknown
+// option "k" — did you mean …? (known: a, b)`.
+func CheckOptions(where string, d *vm.Dict, known []string) error {
+	return checkNames(where, "option", d, known)
+}
+
+func checkNames(where, what string, d *vm.Dict, known []string) error {
 	for _, k := range d.Keys() {
 		if !slices.Contains(known, k) {
-			return vm.Throwf("%s: unknown key %q%s (known: %s)", where, k, DidYouMean(k, known), strings.Join(known, ", "))
+			return vm.Throwf("%s: unknown %s %q%s (known: %s)", where, what, k, DidYouMean(k, known), strings.Join(known, ", "))
 		}
 	}
 	return nil
