@@ -2,6 +2,7 @@ package hitl
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -303,7 +304,7 @@ func builtinDualControl(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		if err != nil {
 			return vm.Value{}, err
 		}
-		if contains(approvers, a) {
+		if slices.Contains(approvers, a) {
 			return vm.Value{}, vm.Throwf("dual_control: approver %q is listed twice (approvals must come from distinct approvers)", a)
 		}
 		approvers = append(approvers, a)

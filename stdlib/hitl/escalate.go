@@ -3,6 +3,7 @@ package hitl
 import (
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
@@ -36,7 +37,7 @@ func builtinEscalateTo(th *vm.Thread, args vm.Args) (vm.Value, error) {
 	priority := "normal"
 	if v, ok := opt(d, "priority"); ok {
 		p, isStr := v.AsString()
-		if !isStr || !contains(priorities, p.Go()) {
+		if !isStr || !slices.Contains(priorities, p.Go()) {
 			return vm.Value{}, vm.Throwf("escalate_to: priority must be one of low, normal, high, urgent, got %s", lib.Display(v))
 		}
 		priority = p.Go()
@@ -72,7 +73,7 @@ func builtinHitlPending(th *vm.Thread, args vm.Args) (vm.Value, error) {
 	kind := ""
 	if args.Given(0) {
 		k, ok := args.Str(0)
-		if !ok || !contains(kinds, k) {
+		if !ok || !slices.Contains(kinds, k) {
 			return vm.Value{}, vm.Throwf("hitl_pending: kind must be one of ask, approval, dual_control, escalation, waitpoint, got %s", lib.Display(args.At(0)))
 		}
 		kind = k

@@ -109,15 +109,6 @@ func options(name string, args vm.Args, i int, known ...string) (*vm.Dict, error
 	return d, nil
 }
 
-func contains(xs []string, x string) bool {
-	for _, s := range xs {
-		if s == x {
-			return true
-		}
-	}
-	return false
-}
-
 // opt is d[k] when present and not nil.
 func opt(d *vm.Dict, k string) (vm.Value, bool) {
 	v, ok := d.Get(k)
