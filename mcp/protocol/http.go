@@ -174,13 +174,9 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if ba, ok := h.opts.Auth.(BodyAuthenticator); ok && !ba.AuthenticateBody(w, r, PublicEndpoint(r, h.opts.Path), principal, body) {
 		return
 	}
-	if !utf8.Valid(body) {
-		writeJSON(w, http.StatusBadRequest, errorResponse(unparsedID(body), Errorf(CodeParseError, "Parse error: the body is not valid UTF-8")))
-		return
-	}
 	v, err := jsonv.Parse(body)
-	if err != nil {
-		writeJSON(w, http.StatusBadRequest, errorResponse(unparsedID(body), Errorf(CodeParseError, "Parse error: "+err.Error())))
+	if err != nil || !utf8.Valid(body) {
+		writeJSON(w, http.StatusBadRequest, errorResponse(unparsedID(body), errParse))
 		return
 	}
 	if _, batch := v.([]any); batch {

@@ -130,8 +130,9 @@ func TestHTTPPost(t *testing.T) {
 	if r.status != 400 {
 		t.Errorf("initialize status %d", r.status)
 	}
+	// The -32700 object is the one stdio answers (docs/spec/mcp-projection.md §2).
 	r = do(h, http.MethodPost, "/mcp", nil, `{"jsonrpc":`)
-	if m := r.json(t); r.status != 400 || m["id"] != nil || !strings.HasPrefix(m["error"].(map[string]any)["message"].(string), "Parse error: ") {
+	if r.status != 400 || r.body != `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}` {
 		t.Errorf("parse error %d %s", r.status, r.body)
 	}
 	// -32600 is not one of the 400 codes: HTTP 200
@@ -152,7 +153,7 @@ func TestHTTPPost(t *testing.T) {
 	}
 	// A body that is not UTF-8 is not JSON text.
 	r = do(h, http.MethodPost, "/mcp", nil, "{\"jsonrpc\":\"2.0\",\"id\":\"a\xffb\",\"method\":\"ping\"}")
-	if r.status != 400 || r.body != `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the body is not valid UTF-8"}}` {
+	if r.status != 400 || r.body != `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}` {
 		t.Errorf("invalid UTF-8 %d %q", r.status, r.body)
 	}
 	// Other methods and paths.
@@ -657,5 +658,23 @@ func TestHTTPContentTypeNotChecked(t *testing.T) {
 	r := do(h, http.MethodPost, "/mcp", map[string]string{"Content-Type": "application/json", "MCP-Protocol-Version": Version20260728, "Mcp-Method": "ping"}, "ping")
 	if r.status != 400 || r.json(t)["error"].(map[string]any)["code"] != float64(-32700) {
 		t.Fatalf("not JSON: %d %s", r.status, r.body)
+	}
+}
+
+// A message that is not JSON gets one -32700 object on both transports
+// (docs/spec/mcp-projection.md §2; JSON-RPC 2.0 §5.1 names the message
+// "Parse error"): an HTTP body is answered exactly as the same stdio line.
+func TestParseErrorSameOnBothTransports(t *testing.T) {
+	h := NewServer(newFake(), Options{}).HTTPHandler(HTTPOptions{})
+	for _, in := range []string{
+		`{not json`,
+		`{"jsonrpc":`,
+		"{\"jsonrpc\":\"2.0\",\"id\":\"a\xffb\",\"method\":\"ping\"}",
+		"{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"ping\",\"params\":{\"x\":\"\xc3\"}}",
+	} {
+		r := do(h, http.MethodPost, "/mcp", nil, in)
+		if stdio := serveLines(in); r.status != 400 || r.body+"\n" != stdio {
+			t.Errorf("%q: HTTP %d %s, stdio %s", in, r.status, r.body, stdio)
+		}
 	}
 }

@@ -40,6 +40,12 @@ type Error struct {
 
 func (e *Error) Error() string { return e.Message }
 
+// errParse answers a message that is not JSON (or not UTF-8) on every
+// transport alike: JSON-RPC 2.0 §5.1 names the -32700 message "Parse
+// error", and a stdio line and an HTTP body get the same object
+// (docs/spec/mcp-projection.md §2, docs/mcp.md).
+var errParse = Errorf(CodeParseError, "Parse error")
+
 // Errorf returns an error with code and message.
 func Errorf(code int, msg string) *Error { return &Error{Code: code, Message: msg} }
 

@@ -541,7 +541,7 @@ func (c *conn) handleLine(line []byte) {
 	// into U+FFFD, and an id must come back exactly as it was sent
 	// (docs/spec/mcp-projection.md §2).
 	if err != nil || !utf8.Valid(line) {
-		c.w.line(errorResponse(unparsedID(line), Errorf(CodeParseError, "Parse error")))
+		c.w.line(errorResponse(unparsedID(line), errParse))
 		return
 	}
 	if elems, ok := v.([]any); ok {
