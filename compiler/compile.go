@@ -44,7 +44,8 @@ type ToolParam struct {
 	Name       string
 	Type       syntax.TypeExpr
 	HasDefault bool
-	Rest       bool // `...name`: the remaining arguments, a list
+	Default    syntax.Expr // the default's expression, nil without one
+	Rest       bool        // `...name`: the remaining arguments, a list
 }
 
 // CompileModule compiles a file loaded by import: running it only binds

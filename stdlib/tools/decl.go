@@ -95,14 +95,24 @@ func declareTool(th *vm.Thread, def *compiler.ToolDef, body vm.Value) (vm.Value,
 // a Harn value; false when the type has no JSON form or admits any value
 // (`-> any`), so the tool declares none.
 func declared(b *typeschema.Builder, t types.Type) (vm.Value, bool) {
-	s, err := b.Schema(t)
-	if err != nil {
-		return vm.Value{}, false
-	}
-	if o, ok := s.(*jsonv.Object); ok && o.Len() == 0 {
+	s, ok := jsonSchema(b, t)
+	if !ok {
 		return vm.Value{}, false
 	}
 	return tool.FromJSON(s), true
+}
+
+// jsonSchema is declared's schema as a JSON document, to which a caller
+// may still add keywords.
+func jsonSchema(b *typeschema.Builder, t types.Type) (any, bool) {
+	s, err := b.Schema(t)
+	if err != nil {
+		return nil, false
+	}
+	if o, ok := s.(*jsonv.Object); ok && o.Len() == 0 {
+		return nil, false
+	}
+	return s, true
 }
 
 // paramDefinition is the legacy `parameters` record (docs/tools.md) of one
@@ -128,10 +138,22 @@ func paramDefinition(b *typeschema.Builder, p compiler.ToolParam, t types.Type) 
 		d.Set("required", vm.False)
 		return vm.Of(d.Build())
 	}
+	// A literal default is published as the property's `default`, as an
+	// export's is (docs/exports.md); one computed at call time is not.
+	def, hasDef := any(nil), false
+	if p.Default != nil {
+		def, hasDef = typeschema.Default(p.Default)
+	}
 	if name := legacyName(t); name != "" {
 		d.Set("type", vm.Str(name))
-	} else if schema, ok := declared(b, t); ok {
-		d.Set("schema", schema)
+		if hasDef {
+			d.Set("default", tool.FromJSON(def))
+		}
+	} else if schema, ok := jsonSchema(b, t); ok {
+		if hasDef {
+			schema = typeschema.WithKey(schema, "default", def)
+		}
+		d.Set("schema", tool.FromJSON(schema))
 		if p.Type != nil {
 			// the type as the declaration writes it (`Point`, `Color`,
 			// `int?`, `list<int>`), which tool_describe and tool_prompt
@@ -139,6 +161,9 @@ func paramDefinition(b *typeschema.Builder, p compiler.ToolParam, t types.Type) 
 			// schema as is
 			d.Set("type", vm.Str(compiler.TypeText(p.Type)))
 		}
+	} else if hasDef {
+		// no JSON form: the record is the property schema itself
+		d.Set("default", tool.FromJSON(def))
 	}
 	d.Set("required", vm.BoolOf(!p.HasDefault && !admitsNil(t)))
 	return vm.Of(d.Build())

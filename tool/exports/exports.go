@@ -3,10 +3,8 @@ package exports
 import (
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/harnlang/harn/internal/jsonv"
@@ -271,7 +269,7 @@ func describe(b *typeschema.Builder, c *callable) (*export, *load.Error) {
 			}
 			if sp.Default != nil {
 				p.optional = true
-				if v, ok := constant(sp.Default); ok {
+				if v, ok := typeschema.Default(sp.Default); ok {
 					p.def, p.hasDef = v, true
 					s = typeschema.WithKey(s, "default", v)
 				} else {
@@ -382,69 +380,6 @@ func annotations(c *callable, a *syntax.Attribute) (*tool.Annotations, *load.Err
 		return nil, nil
 	}
 	return ann, nil
-}
-
-// constant is the JSON value of a default that is a literal (numbers,
-// strings, booleans, nil, and lists and dicts of them); ok is false for
-// anything computed at call time.
-func constant(e syntax.Expr) (v any, ok bool) {
-	switch x := e.(type) {
-	case *syntax.IntLit:
-		return jsonv.Int(x.Value), true
-	case *syntax.FloatLit:
-		if math.IsInf(x.Value, 0) || math.IsNaN(x.Value) {
-			return nil, false
-		}
-		return jsonv.Float(x.Value), true
-	case *syntax.StringLit:
-		return x.Value, true
-	case *syntax.BoolLit:
-		return x.Value, true
-	case *syntax.NilLit:
-		return nil, true
-	case *syntax.UnaryExpr:
-		if x.Op != "-" {
-			return nil, false
-		}
-		switch n := x.X.(type) {
-		case *syntax.IntLit:
-			return jsonv.Int(-n.Value), true
-		case *syntax.FloatLit:
-			return jsonv.Float(-n.Value), true
-		}
-	case *syntax.ListLit:
-		out := make([]any, len(x.Elems))
-		for i, el := range x.Elems {
-			if out[i], ok = constant(el); !ok {
-				return nil, false
-			}
-		}
-		return out, true
-	case *syntax.DictLit:
-		// A Harn dict iterates its keys in sorted order.
-		keys := make([]string, 0, len(x.Entries))
-		vals := map[string]any{}
-		for _, en := range x.Entries {
-			if en.KeyExpr != nil || en.Spread != nil {
-				return nil, false
-			}
-			ev, ok := constant(en.Value)
-			if !ok {
-				return nil, false
-			}
-			if _, dup := vals[en.KeyName]; !dup {
-				keys = append(keys, en.KeyName)
-			}
-			vals[en.KeyName] = ev
-		}
-		sort.Strings(keys)
-		o := jsonv.NewObject(len(keys))
-		for _, k := range keys {
-			o.Set(k, vals[k])
-		}
-		return o, true
-	}
-	return nil, false
 }
 
 // docComment is a function's doc comment split into its text and its
