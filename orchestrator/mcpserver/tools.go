@@ -431,6 +431,12 @@ func (t *toolSpec) check(args any) (map[string]any, error) {
 			return nil, fmt.Errorf("unknown field `%s`, expected %s", k, oneOf(names))
 		}
 		v, _ := obj.Get(k)
+		if v == nil && !slices.Contains(t.required, k) {
+			// null for an optional field is the field not given, as
+			// serde reads an Option (whose messages check mirrors):
+			// `{"agent": null}` is no agent filter (docs/orchestrator.md).
+			continue
+		}
 		if err := f.check(v); err != nil {
 			return nil, err
 		}
