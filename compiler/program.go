@@ -161,7 +161,6 @@ func (f *Func) ParamNames() []string {
 // Global describes one module global slot.
 type Global struct {
 	Name string
-	Pub  bool
 	// Superseded marks the slot of a top-level declaration a later one
 	// of the same name replaces: lookups by name never reach it.
 	Superseded bool

@@ -64,6 +64,9 @@ type Runtime struct {
 	// returns (handler threads may change a global later; a function
 	// declaration is constant).
 	globals map[string]vm.Value
+	// private are the keys of globals not declared `pub`, which a
+	// "module::fn" reference cannot name.
+	private map[string]bool
 	// loaded are the module files loaded.
 	loaded map[string]bool
 	root   string // the project root, errors name files from it
@@ -77,6 +80,7 @@ func LoadRuntime(m *manifest.Manifest, stderr io.Writer) (*Runtime, error) {
 	r := &Runtime{
 		sess:    interp.NewSession(interp.Options{Stdout: stderr, Stderr: stderr, Stdin: strings.NewReader("")}),
 		globals: map[string]vm.Value{},
+		private: map[string]bool{},
 		loaded:  map[string]bool{},
 		root:    m.Root,
 	}
@@ -212,13 +216,19 @@ func (r *Runtime) function(h manifest.Handler) (*vm.Closure, error) {
 	if !r.loaded[h.File] {
 		return nil, fmt.Errorf("%s is not loaded: no binding of the project now served uses it", h.File)
 	}
-	v, ok := r.globals[h.File+"::"+h.Function]
+	key := h.File + "::" + h.Function
+	v, ok := r.globals[key]
 	fn, isFn := v.AsClosure()
 	switch {
 	case !ok:
 		return nil, fmt.Errorf("function %s is not defined in %s", h.Function, h.File)
 	case !isFn:
 		return nil, fmt.Errorf("%s in %s is not a function", h.Function, h.File)
+	case h.Module != "" && r.private[key]:
+		// An [exports] module is used as modules are, through what it
+		// exports (docs/modules.md): a module::fn reference names a
+		// public function.
+		return nil, fmt.Errorf("function %s in %s is not public: a %s::%s handler names a `pub fn` of the [exports] module %s (declare it `pub fn %s`)", h.Function, h.File, h.Module, h.Function, h.Module, h.Function)
 	case requiredParams(fn) > 2:
 		return nil, fmt.Errorf("%s in %s takes %d parameters; it is called with (event) or (event, secrets)", h.Function, h.File, requiredParams(fn))
 	}
@@ -255,9 +265,14 @@ func (r *Runtime) load(file string) error {
 	if err := r.sess.InitModule(mod); err != nil {
 		return fmt.Errorf("initialising %s failed: %s", path, r.callError(err))
 	}
+	pub := map[string]bool{}
+	for _, n := range mod.Exports() {
+		pub[n] = true
+	}
 	for _, g := range mod.Program.Globals {
 		if v, ok := mod.VM.Global(g.Name); ok {
 			r.globals[file+"::"+g.Name] = v
+			r.private[file+"::"+g.Name] = !pub[g.Name]
 		}
 	}
 	r.loaded[file] = true
