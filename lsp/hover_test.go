@@ -259,7 +259,7 @@ func TestHoverOfInferredVariables(t *testing.T) {
 		{"let g| =", "let g: geo.Point"},
 		{"let c|l =", "let cl = fn(a: int) -> int"},
 		{"+ c|l(n)", "let cl = fn(a: int) -> int"},
-		{"let n| =", "let n"},
+		{"let n| =", "let n: int"},
 	} {
 		if got, want := w.hover(uri, src, c.needle), "```harn\n"+c.want+"\n```"; got != want {
 			t.Errorf("hover %q: %q, want %q", c.needle, got, want)

@@ -389,7 +389,7 @@ func Analyze(path, text string) (a *analysis) {
 			a.diags = append(a.diags, &diag.Error{File: path, Line: 1, Col: 1, Msg: fmt.Sprintf("internal error while analysing: %v", x)})
 		}
 	}()
-	a.sess = interp.NewSession(interp.Options{Stdout: io.Discard, Stderr: io.Discard})
+	a.sess = interp.NewSession(interp.Options{Stdout: io.Discard, Stderr: io.Discard, BindingTypes: true})
 	a.mod, a.diags = a.sess.Analyze(path, []byte(text))
 	a.toks, _ = syntax.Scan(path, []byte(text))
 	if a.mod == nil || a.mod.Syntax == nil {

@@ -444,12 +444,13 @@ func (a *analysis) methodSignature(toks []syntax.Token, i int, exact bool) (stri
 	return "", nil, ""
 }
 
-// letLine is a binding's declaration line: `let a: int`, `const N`.
-func letLine(d *syntax.LetStmt, name string) string {
+// letLine is a binding's declaration line: `let a: int`, `const N`;
+// typ (": T" or "") is the type the checker inferred, shown for a name
+// the source does not annotate.
+func letLine(d *syntax.LetStmt, name, typ string) string {
 	s := d.Kind.String() + " " + name
 	_, simple := d.Pattern.(*syntax.IdentPattern)
 	switch v := d.Value.(type) {
-	case nil:
 	case *syntax.StructLit:
 		// the literal fixes the variable's type (reassignments must fit it)
 		if simple && d.Type == nil {
@@ -457,14 +458,26 @@ func letLine(d *syntax.LetStmt, name string) string {
 			if v.NS != nil {
 				s = strings.TrimSuffix(s, v.Name) + v.NS.Name + "." + v.Name
 			}
+			return s
 		}
 	case *syntax.ClosureLit:
-		if simple && d.Type == nil && v.Kind == syntax.ClosureFn {
+		if simple && d.Type == nil && v.Kind == syntax.ClosureFn && (typ == "" || annotated(v)) {
 			return strings.TrimSpace(s) + " = fn" + params(v.Params) + ret(v.Return)
 		}
 	}
-	if simple && d.Type != nil {
-		s += ": " + format.TypeString(d.Type)
+	if d.Type != nil && simple {
+		return s + ": " + format.TypeString(d.Type)
 	}
-	return strings.TrimSpace(s)
+	return s + typ
+}
+
+// annotated reports whether a closure's source gives every parameter's
+// type and its result's: its signature says all a hover can.
+func annotated(cl *syntax.ClosureLit) bool {
+	for _, p := range cl.Params {
+		if p.Type == nil {
+			return false
+		}
+	}
+	return cl.Return != nil
 }
