@@ -52,6 +52,8 @@ type Server struct {
 	shutdown, exited bool
 	// reqs is the state of $/cancelRequest (cancel.go).
 	reqs requests
+	// symCache keeps each file's workspace symbols by path (wsymbols.go).
+	symCache map[string]*fileSymbolCache
 }
 
 // document is one open text document.

@@ -144,61 +144,6 @@ func (s *Server) documentSymbols(_ *glsp.Context, p *protocol.DocumentSymbolPara
 	return toDocumentSymbols(splitLines(a.text), fileSymbols(a.file, a.toks)), nil
 }
 
-// workspaceSymbols searches the top-level declarations of open documents
-// and of the workspace's .harn files (parsed, not run); a file whose text
-// does not have the query, ignoring case, has no symbol for it and is not
-// parsed.
-func (s *Server) workspaceSymbols(_ *glsp.Context, p *protocol.WorkspaceSymbolParams) ([]protocol.SymbolInformation, error) {
-	query := strings.ToLower(p.Query)
-	paths := map[string]bool{}
-	s.mu.Lock()
-	for _, d := range s.docs {
-		paths[d.path] = true
-	}
-	s.mu.Unlock()
-	for _, f := range s.workspaceFiles(maxSearchFiles) {
-		paths[f] = true
-	}
-	var sorted []string
-	for p := range paths {
-		sorted = append(sorted, p)
-	}
-	sort.Strings(sorted)
-	out := []protocol.SymbolInformation{}
-	for _, path := range sorted {
-		if s.cancelled() {
-			return nil, errCancelled
-		}
-		text, ok := s.readFile(path)
-		if !ok || query != "" && !strings.Contains(strings.ToLower(text), query) {
-			continue
-		}
-		f, err := syntax.Parse(path, []byte(text))
-		if err != nil {
-			continue
-		}
-		toks, _ := syntax.Scan(path, []byte(text))
-		lines := splitLines(text)
-		var walk func(syms []symbol, container string)
-		walk = func(syms []symbol, container string) {
-			for _, sym := range syms {
-				if query == "" || strings.Contains(strings.ToLower(sym.name), query) {
-					si := protocol.SymbolInformation{Name: sym.name, Kind: sym.kind,
-						Location: protocol.Location{URI: pathURI(path), Range: rangeOf(lines, sym.namePos, runeLen(sym.name))}}
-					if container != "" {
-						c := container
-						si.ContainerName = &c
-					}
-					out = append(out, si)
-				}
-				walk(sym.children, sym.name)
-			}
-		}
-		walk(fileSymbols(f, toks), "")
-	}
-	return out, nil
-}
-
 // ---- completion ----
 
 var keywordList = strings.Fields(`break catch const continue deadline defer else emit enum eval_pack false finally fn
