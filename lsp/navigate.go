@@ -819,14 +819,15 @@ func (a *analysis) bindingDoc(b *resolve.Binding) string {
 }
 
 // inferred is the type the checker gave b, as hover shows it (literal
-// types widened: `let n = 3` is `let n: int`); "" when it is not known.
+// types widened: `let n = 3` is `let n: int`); "" when it is not known
+// or any.
 func (a *analysis) inferred(b *resolve.Binding) string {
 	if a.mod == nil || b == nil {
 		return ""
 	}
 	t, ok := a.mod.BindingType(b)
-	if !ok || t == nil || t == types.Unknown {
-		return ""
+	if !ok || t == nil || t == types.Unknown || t == types.Any {
+		return "" // `let v: any` would read as an annotation
 	}
 	return types.Widen(t).String()
 }

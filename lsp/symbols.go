@@ -358,6 +358,7 @@ func completionKind(b *resolve.Binding) protocol.CompletionItemKind {
 // parameter annotated with a struct type, otherwise the builtin methods.
 func (a *analysis) memberCompletions(recv string) []protocol.CompletionItem {
 	var out []protocol.CompletionItem
+	kinds := receiverKinds
 	if recv != "" {
 		if e, ok := a.enumNamed(recv); ok {
 			for _, v := range e.Variants {
@@ -380,18 +381,34 @@ func (a *analysis) memberCompletions(recv string) []protocol.CompletionItem {
 			}
 			return out
 		}
+		b := a.lastBinding(recv)
+		inferred := a.inferredStruct(b)
 		if st := a.structOf(recv); st != nil {
 			for _, f := range st.Fields {
 				out = append(out, item(f.Name, protocol.CompletionItemKindField, st.Name+"."+f.Name, ""))
+			}
+		} else if inferred != nil {
+			for _, f := range inferred.Fields {
+				out = append(out, item(f.Name, protocol.CompletionItemKindField, inferred.Name+"."+f.Name+": "+f.Type.String(), f.Doc))
+			}
+		}
+		if inferred != nil {
+			for _, m := range inferred.Methods {
+				out = append(out, item(m.Name, protocol.CompletionItemKindMethod, "("+inferred.Name+" method) "+m.Type.String(), ""))
 			}
 		}
 		for _, k := range a.dictKeysOf(recv) {
 			out = append(out, item(k, protocol.CompletionItemKindField, recv+"."+k, ""))
 		}
+		if b != nil && inferred == nil {
+			if _, kind := a.bindingType(b); kind != "" {
+				kinds = []string{kind}
+			}
+		}
 	}
 	if a.sess != nil {
 		seen := map[string]bool{}
-		for _, recvKind := range receiverKinds {
+		for _, recvKind := range kinds {
 			for _, m := range a.sess.Universe.Methods(recvKind) {
 				if seen[m.Name] {
 					continue
@@ -402,6 +419,19 @@ func (a *analysis) memberCompletions(recv string) []protocol.CompletionItem {
 		}
 	}
 	return out
+}
+
+// lastBinding is the last binding of the file named name (completion
+// reads the receiver by name: the text being typed has not been
+// analysed), nil when there is none.
+func (a *analysis) lastBinding(name string) *resolve.Binding {
+	var found *resolve.Binding
+	for _, b := range a.bindings {
+		if b.Name == name {
+			found = b
+		}
+	}
+	return found
 }
 
 // exportKind is the completion kind of a module's exported declaration.

@@ -8,6 +8,7 @@ import (
 	"github.com/harnlang/harn/lang/format"
 	"github.com/harnlang/harn/lang/resolve"
 	"github.com/harnlang/harn/lang/syntax"
+	"github.com/harnlang/harn/lang/types"
 )
 
 // This file answers hover and definition for the names the resolver does
@@ -281,20 +282,74 @@ func (a *analysis) receiverType(toks []syntax.Token, r int) (st, kind string) {
 	if ref == nil || ref.Binding == nil {
 		return "", ""
 	}
-	switch d := ref.Binding.Decl.(type) {
+	return a.bindingType(ref.Binding)
+}
+
+// bindingType is the static type of binding b when the source says it
+// (an annotation, or the initial value of a variable never reassigned)
+// or the checker inferred it: st is a struct's name, kind a builtin
+// receiver kind; both empty when the type is not known.
+func (a *analysis) bindingType(b *resolve.Binding) (st, kind string) {
+	switch d := b.Decl.(type) {
 	case *syntax.Param:
-		return a.typeKind(d.Type)
+		if d.Type != nil {
+			return a.typeKind(d.Type)
+		}
 	case *syntax.IdentPattern:
-		if let := a.letOf(d); let != nil && ref.Binding.Kind != resolve.KFor {
+		if let := a.letOf(d); let != nil && b.Kind != resolve.KFor {
 			if let.Type != nil {
 				return a.typeKind(let.Type)
 			}
-			if !ref.Binding.Reassign {
-				return a.exprKind(let.Value)
+			if !b.Reassign {
+				if st, kind = a.exprKind(let.Value); st != "" || kind != "" {
+					return st, kind
+				}
 			}
 		}
 	}
-	return "", ""
+	if d := a.inferredStruct(b); d != nil {
+		return d.Name, ""
+	}
+	return "", a.inferredKind(b)
+}
+
+// checkedType is the type the checker gave b, nil when unknown.
+func (a *analysis) checkedType(b *resolve.Binding) types.Type {
+	if a.mod == nil || b == nil {
+		return nil
+	}
+	t, ok := a.mod.BindingType(b)
+	if !ok || t == types.Unknown || t == types.Any {
+		return nil
+	}
+	return types.RemoveNil(t) // `q?.` and `q!.` reach the value
+}
+
+// inferredStruct is the struct the checker says b holds (`let p =
+// make()` with `fn make() -> Point`), nil when it holds no struct. A
+// reassigned variable without annotation may hold a dict of the same
+// fields later, so it has none.
+func (a *analysis) inferredStruct(b *resolve.Binding) *types.Decl {
+	if b != nil && b.Reassign {
+		return nil
+	}
+	if n, ok := a.checkedType(b).(*types.Named); ok && n.Decl.Kind == types.StructDecl {
+		return n.Decl
+	}
+	return nil
+}
+
+// inferredKind is the builtin receiver kind of the type the checker gave
+// b ("string", "list", …), "" when it has none.
+func (a *analysis) inferredKind(b *resolve.Binding) string {
+	t := a.checkedType(b)
+	if t == nil {
+		return ""
+	}
+	if k := types.KindName(t); slices.Contains(receiverKinds, k) {
+		return k
+	}
+	return ""
 }
 
 // typeKind reads a type annotation. An optional type (`Point?`,
