@@ -109,7 +109,7 @@ func TestHoverAndDefinitionOfTypes(t *testing.T) {
 		{"q.su|m()", "Adds the fields.", "main.harn:11:6"},
 		{"ANS|WER, xs", "The answer.", "lib.harn:17:11"},
 		{"xs.sl|ice(0, 1)", "(list method) xs.slice(start?, end?)", ""},
-		{"p.x|,", "(field) Point.x: int", ""},
+		{"p.x|,", "(field) Point.x: int", "lib.harn:2:3"}, // a field's definition is its declaration
 		{"import { a|dd,", "Adds two numbers.", "lib.harn:12:8"},
 		{"Color, ANS|WER }", "The answer.", "lib.harn:17:11"},
 		{"  Ci|rcle(r: int)", "Shape.Circle(r: int)", "main.harn:17:3"},

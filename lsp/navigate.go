@@ -401,7 +401,7 @@ func (s *Server) targetOf(uri string, pos protocol.Position) (location, bool) {
 		return l, true
 	}
 	n, path, ok := s.namedTarget(uri, pos)
-	if !ok || n.variant != nil || !isTypeDecl(n.decl) {
+	if !ok || n.variant != nil || n.field != nil || !isTypeDecl(n.decl) {
 		return location{}, false
 	}
 	return n.location(path), true

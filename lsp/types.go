@@ -23,9 +23,11 @@ import (
 type named struct {
 	mod  *interp.Module // the module declaring it; nil for the file itself
 	decl syntax.Node    // *StructDecl, *EnumDecl, *InterfaceDecl, *TypeDecl, *FnDecl (a method)
-	// variant is set for an enum variant (decl is its enum); recv for an
-	// impl method (the struct's name).
+	// variant is set for an enum variant (decl is its enum); field for a
+	// struct's field (decl is the struct); recv for an impl method (the
+	// struct's name).
 	variant *syntax.Variant
+	field   *syntax.FieldDecl
 	recv    string
 	from    string // the import path it came through ("" when declared here)
 }
@@ -35,6 +37,8 @@ func (n named) name() string {
 	switch {
 	case n.variant != nil:
 		return n.variant.Name
+	case n.field != nil:
+		return n.field.Name
 	}
 	return declName(n.decl)
 }
@@ -43,6 +47,9 @@ func (n named) name() string {
 func (n named) namePos() syntax.Pos {
 	if n.variant != nil {
 		return n.variant.At
+	}
+	if n.field != nil {
+		return n.field.At
 	}
 	return declNamePos(n.decl, n.name())
 }
@@ -91,6 +98,8 @@ func (n named) doc() string {
 			sig += params(n.variant.Params)
 		}
 		md = code(sig) + "\n\n*variant of* `enum " + e.Name + "`"
+	case n.field != nil:
+		md = code("(field) " + declName(n.decl) + "." + n.field.Name + fieldType(n.field))
 	case n.recv != "":
 		fd := n.decl.(*syntax.FnDecl)
 		md = withDoc(code("impl "+n.recv+"\n"+Signature(fd)), fd.Doc)
@@ -182,7 +191,10 @@ func (a *analysis) namedAt(toks []syntax.Token, i int) (named, bool) {
 			return a.typeNamed(t.Text, ns.Text)
 		}
 		if st, _ := a.receiverType(toks, recv); st != "" {
-			return a.implMethod(st, t.Text)
+			if m, ok := a.implMethod(st, t.Text); ok {
+				return m, true
+			}
+			return a.structField(st, t.Text)
 		}
 		return named{}, false
 	}
@@ -196,6 +208,28 @@ func (a *analysis) namedAt(toks []syntax.Token, i int) (named, bool) {
 		}
 	}
 	return a.typeNamed(t.Text, "")
+}
+
+// structField is the field name of the struct named st.
+func (a *analysis) structField(st, name string) (named, bool) {
+	n, ok := a.typeNamed(st, "")
+	if d, isStruct := n.decl.(*syntax.StructDecl); ok && isStruct {
+		for _, f := range d.Fields {
+			if f.Name == name {
+				n.field = f
+				return n, true
+			}
+		}
+	}
+	return named{}, false
+}
+
+// fieldType is ": T" for a field declared with a type, else "".
+func fieldType(f *syntax.FieldDecl) string {
+	if f.Type == nil {
+		return ""
+	}
+	return ": " + format.TypeString(f.Type)
 }
 
 // receiver is the index of the token before the `.` or `?.` that precedes
