@@ -628,9 +628,17 @@ func (s *Server) signatureHelp(_ *glsp.Context, p *protocol.SignatureHelpParams)
 		switch t.Text {
 		case ")", "]", "}":
 			depth++
-		case "[", "{":
+		case "[":
 			if depth == 0 {
-				return nil, nil
+				// inside a list (or index) that is one argument: the
+				// commas met so far separate its items
+				commas = 0
+				continue
+			}
+			depth--
+		case "{":
+			if depth == 0 {
+				return nil, nil // a block or closure body: its own code
 			}
 			depth--
 		case ",":
