@@ -39,9 +39,9 @@ type arrival struct{ method, key string }
 // requests is the cancellation state of a session.
 type requests struct {
 	mu        sync.Mutex
-	arrivals  []arrival       // passed on, not yet handled, in order
-	cancelled map[string]bool // ids the client cancelled, not yet answered
-	running   string          // key of the request being handled ("" when none)
+	arrivals  []arrival          // passed on, not yet handled, in order
+	cancelled map[string]bool    // ids the client cancelled, not yet answered
+	running   string             // key of the request being handled ("" when none)
 	refused   map[string]refusal // ids to answer with an error of their own
 }
 
