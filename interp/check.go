@@ -18,14 +18,35 @@ import (
 // returns errors and warnings (Severity tells them apart). env holds the
 // type declarations the file's imports make visible (nil: none); the
 // checker adds the file's own.
-func checkFile(m *Module, info *resolve.Info, env *types.Env, u *vm.Universe, strict bool) diag.List {
+func checkFile(m *Module, info *resolve.Info, env *types.Env, u *vm.Universe, strict, keepTypes bool) diag.List {
 	exported := func(name string, t types.Type, declared bool) {
 		if m.constTypes == nil {
 			m.constTypes = map[string]constType{}
 		}
 		m.constTypes[name] = constType{t, declared}
 	}
-	return stdQuiet(m.Syntax.Path, check.File(m.Syntax, info, check.Options{Env: env, Library: library{u}, Imports: importedFuncs{m}, StrictTypes: strict, Exported: exported}))
+	opts := check.Options{Env: env, Library: library{u}, Imports: importedFuncs{m}, StrictTypes: strict, Exported: exported}
+	if keepTypes {
+		m.bindingTypes = map[*resolve.Binding]types.Type{}
+		m.closureTypes = map[*syntax.ClosureLit]types.Type{}
+		opts.Bindings = func(b *resolve.Binding, t types.Type) { m.bindingTypes[b] = t }
+		opts.Closures = func(cl *syntax.ClosureLit, t types.Type) { m.closureTypes[cl] = t }
+	}
+	return stdQuiet(m.Syntax.Path, check.File(m.Syntax, info, opts))
+}
+
+// BindingType is the type the checker gave binding b of the module's
+// file, when the session keeps them (Options.BindingTypes).
+func (m *Module) BindingType(b *resolve.Binding) (types.Type, bool) {
+	t, ok := m.bindingTypes[b]
+	return t, ok
+}
+
+// ClosureType is the type the checker gave closure literal cl of the
+// module's file, when the session keeps types (Options.BindingTypes).
+func (m *Module) ClosureType(cl *syntax.ClosureLit) (types.Type, bool) {
+	t, ok := m.closureTypes[cl]
+	return t, ok
 }
 
 // importedFuncs shows the checker the functions a module's imports bind,

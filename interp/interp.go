@@ -47,6 +47,10 @@ type Options struct {
 	// (docs/check.md, Strict types): `harn check --strict-types`, or
 	// `[check] strict_types = true` in the project's harn.toml.
 	StrictTypes bool
+	// BindingTypes keeps the type the checker gives each binding and
+	// closure literal of the files it checks (Module.BindingType,
+	// Module.ClosureType), for the language server.
+	BindingTypes bool
 }
 
 // Session is one program run: a VM, its universe and the modules loaded
@@ -72,6 +76,7 @@ type Session struct {
 
 	stdPredeclared func(string) bool // Options.StdPredeclared
 	strictTypes    bool              // Options.StrictTypes
+	bindingTypes   bool              // Options.BindingTypes
 }
 
 // NewSession makes a session with a fresh VM.
@@ -98,6 +103,7 @@ func NewSession(opts Options) *Session {
 
 		stdPredeclared: opts.StdPredeclared,
 		strictTypes:    opts.StrictTypes,
+		bindingTypes:   opts.BindingTypes,
 	}
 }
 

@@ -79,6 +79,10 @@ type Module struct {
 	// constTypes holds the types the checker gave the module's `pub
 	// const` / `pub let` bindings, for its importers' checkers.
 	constTypes map[string]constType
+	// bindingTypes holds the types the checker gave the file's bindings,
+	// when the session keeps them (Options.BindingTypes).
+	bindingTypes map[*resolve.Binding]types.Type
+	closureTypes map[*syntax.ClosureLit]types.Type
 }
 
 // Import is one import declaration and what it binds.
@@ -457,7 +461,7 @@ func (s *Session) compileUnit(m *Module, kind unitKind, opaque bool) error {
 		env.AddFile(m.Syntax)
 		split(entryChecked)
 	} else {
-		split(checkFile(m, info, env, s.Universe, s.strictTypes && !isStd(m.Path)))
+		split(checkFile(m, info, env, s.Universe, s.strictTypes && !isStd(m.Path), s.bindingTypes))
 	}
 	foreign := kind == unitModule && !isStd(m.Path) && !isHarnSource(m.Path)
 	if foreign {

@@ -39,10 +39,10 @@ type arrival struct{ method, key string }
 // requests is the cancellation state of a session.
 type requests struct {
 	mu        sync.Mutex
-	arrivals  []arrival       // passed on, not yet handled, in order
-	cancelled map[string]bool // ids the client cancelled, not yet answered
-	running   string          // key of the request being handled ("" when none)
-	refused   map[string]bool // ids to answer RequestCancelled
+	arrivals  []arrival          // passed on, not yet handled, in order
+	cancelled map[string]bool    // ids the client cancelled, not yet answered
+	running   string             // key of the request being handled ("" when none)
+	refused   map[string]refusal // ids to answer with an error of their own
 }
 
 // idKey is a request id as a map key: its JSON text, so that 1 and "1"
@@ -121,10 +121,7 @@ func (r *requests) finish(key string, failed bool) {
 		return
 	}
 	if r.cancelled[key] && failed {
-		if r.refused == nil {
-			r.refused = map[string]bool{}
-		}
-		r.refused[key] = true
+		r.refuse(key, refusal{codeRequestCancelled, "Request cancelled"})
 	}
 	delete(r.cancelled, key)
 }
@@ -154,13 +151,29 @@ func (r *requests) rewrite(body []byte) []byte {
 	}
 	key := idKey(m.ID)
 	r.mu.Lock()
-	refused := r.refused[key]
+	refused, ok := r.refused[key]
 	delete(r.refused, key)
 	r.mu.Unlock()
-	if !refused {
+	if !ok {
 		return body
 	}
-	return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"error":{"code":%d,"message":"Request cancelled"}}`, key, codeRequestCancelled)
+	msg, _ := json.Marshal(refused.message)
+	return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"error":{"code":%d,"message":%s}}`, key, refused.code, msg)
+}
+
+// refusal is the error a request is answered with in place of the
+// library's answer: its JSON-RPC code and message.
+type refusal struct {
+	code    int
+	message string
+}
+
+// refuse makes the answer to request key the error f (r.mu held).
+func (r *requests) refuse(key string, f refusal) {
+	if r.refused == nil {
+		r.refused = map[string]refusal{}
+	}
+	r.refused[key] = f
 }
 
 // tracked is the library's handler: the server's, with each request
@@ -173,6 +186,15 @@ func (t tracked) Handle(ctx *glsp.Context) (any, bool, bool, error) {
 		t.s.reqs.finish(key, true)
 		return nil, true, true, errCancelled
 	}
+	if f, refused := t.s.lifecycle(ctx.Method); refused {
+		t.s.reqs.mu.Lock()
+		if key != "" {
+			t.s.reqs.refuse(key, f)
+		}
+		t.s.reqs.mu.Unlock()
+		t.s.reqs.finish(key, false)
+		return nil, true, true, errors.New(f.message)
+	}
 	r, validMethod, validParams, err := t.s.handler.Handle(ctx)
 	t.s.reqs.finish(key, err != nil || !validMethod || !validParams)
 	return r, validMethod, validParams, err
@@ -181,3 +203,27 @@ func (t tracked) Handle(ctx *glsp.Context) (any, bool, bool, error) {
 // cancelled reports whether the client cancelled the request being
 // handled; long handlers ask between steps.
 func (s *Server) cancelled() bool { return s.reqs.isCancelled() }
+
+// codeServerNotInitialized is LSP's ServerNotInitialized error code.
+const codeServerNotInitialized = -32002
+
+// lifecycle refuses a message the protocol does not allow at this point
+// of the session (docs/lsp.md): anything but initialize (and exit) before
+// initialize, a second initialize, anything but exit after shutdown.
+// Refused notifications are dropped.
+func (s *Server) lifecycle(method string) (refusal, bool) {
+	s.mu.Lock()
+	shutdown := s.shutdown
+	s.mu.Unlock()
+	initialized := s.handler.IsInitialized()
+	switch {
+	case method == "exit":
+	case shutdown:
+		return refusal{codeInvalidRequest, "the server is shutting down: only exit may follow shutdown"}, true
+	case !initialized && method != "initialize":
+		return refusal{codeServerNotInitialized, "server not initialized: initialize comes first"}, true
+	case initialized && method == "initialize":
+		return refusal{codeInvalidRequest, "initialize may be sent only once"}, true
+	}
+	return refusal{}, false
+}

@@ -20,12 +20,37 @@ import (
 // fixAllKind is the code action kind of "apply every lint fix".
 const fixAllKind protocol.CodeActionKind = "source.fixAll.harn"
 
-// replaceAll is an edit replacing the whole of text with out.
+// replaceAll is the edit turning text into out: one edit replacing the
+// lines between those the two have in common at the start and at the end,
+// so an editor keeps its cursor, marks and folds on the lines that did
+// not change.
 func replaceAll(text, out string) []protocol.TextEdit {
 	if text == out {
 		return []protocol.TextEdit{}
 	}
-	return []protocol.TextEdit{{Range: wholeRange(text), NewText: out}}
+	old, now := splitLines(text), splitLines(out)
+	n := min(len(old), len(now))
+	p := 0
+	for p < n-1 && old[p] == now[p] {
+		p++
+	}
+	k := 0 // lines in common at the end
+	for k < n-p && old[len(old)-1-k] == now[len(now)-1-k] {
+		k++
+	}
+	start := protocol.Position{Line: protocol.UInteger(p)}
+	if k == 0 {
+		// the last line changes: the edit runs to the end of the text
+		end := wholeRange(text).End
+		return []protocol.TextEdit{{Range: protocol.Range{Start: start, End: end}, NewText: strings.Join(now[p:], "\n")}}
+	}
+	var b strings.Builder
+	for _, l := range now[p : len(now)-k] {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	end := protocol.Position{Line: protocol.UInteger(len(old) - k)}
+	return []protocol.TextEdit{{Range: protocol.Range{Start: start, End: end}, NewText: b.String()}}
 }
 
 func (s *Server) text(uri string) (*document, string) {

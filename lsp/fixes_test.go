@@ -41,7 +41,7 @@ func TestFixesKeepImportedTypes(t *testing.T) {
 	}
 	var fixAll string
 	for _, a := range w.codeActions(uri) {
-		text := edited(a, uri)
+		text := w.edited(a, uri)
 		if *a.Kind == fixAllKind {
 			fixAll = text
 		}

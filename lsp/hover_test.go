@@ -109,7 +109,7 @@ func TestHoverAndDefinitionOfTypes(t *testing.T) {
 		{"q.su|m()", "Adds the fields.", "main.harn:11:6"},
 		{"ANS|WER, xs", "The answer.", "lib.harn:17:11"},
 		{"xs.sl|ice(0, 1)", "(list method) xs.slice(start?, end?)", ""},
-		{"p.x|,", "(field) Point.x: int", ""},
+		{"p.x|,", "(field) Point.x: int", "lib.harn:2:3"}, // a field's definition is its declaration
 		{"import { a|dd,", "Adds two numbers.", "lib.harn:12:8"},
 		{"Color, ANS|WER }", "The answer.", "lib.harn:17:11"},
 		{"  Ci|rcle(r: int)", "Shape.Circle(r: int)", "main.harn:17:3"},
@@ -259,7 +259,7 @@ func TestHoverOfInferredVariables(t *testing.T) {
 		{"let g| =", "let g: geo.Point"},
 		{"let c|l =", "let cl = fn(a: int) -> int"},
 		{"+ c|l(n)", "let cl = fn(a: int) -> int"},
-		{"let n| =", "let n"},
+		{"let n| =", "let n: int"},
 	} {
 		if got, want := w.hover(uri, src, c.needle), "```harn\n"+c.want+"\n```"; got != want {
 			t.Errorf("hover %q: %q, want %q", c.needle, got, want)

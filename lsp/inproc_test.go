@@ -79,12 +79,10 @@ func (w *workspace) codeActions(uri string) []protocol.CodeAction {
 	return r.([]protocol.CodeAction)
 }
 
-// edited is the text an action's edit leaves in uri.
-func edited(a protocol.CodeAction, uri string) string {
-	for _, e := range a.Edit.Changes[uri] {
-		return e.NewText
-	}
-	return ""
+// edited is the text an action's edit leaves in the open document uri.
+func (w *workspace) edited(a protocol.CodeAction, uri string) string {
+	_, text := w.s.text(uri)
+	return applyEdits(text, a.Edit.Changes[uri])
 }
 
 // lines is a helper for writing sources.

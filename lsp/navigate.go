@@ -12,6 +12,7 @@ import (
 	"github.com/harnlang/harn/lang/format"
 	"github.com/harnlang/harn/lang/resolve"
 	"github.com/harnlang/harn/lang/syntax"
+	"github.com/harnlang/harn/lang/types"
 	"github.com/tliron/glsp"
 	protocol "github.com/tliron/glsp/protocol_3_16"
 )
@@ -400,7 +401,7 @@ func (s *Server) targetOf(uri string, pos protocol.Position) (location, bool) {
 		return l, true
 	}
 	n, path, ok := s.namedTarget(uri, pos)
-	if !ok || n.variant != nil || !isTypeDecl(n.decl) {
+	if !ok || n.variant != nil || n.field != nil || !isTypeDecl(n.decl) {
 		return location{}, false
 	}
 	return n.location(path), true
@@ -679,7 +680,7 @@ func (s *Server) hover(_ *glsp.Context, p *protocol.HoverParams) (*protocol.Hove
 	pos := fromPosition(lines, p.Position)
 	tok, ref, decl, ok := a.at(pos)
 	if !ok {
-		return nil, nil
+		return a.closureHover(lines, pos), nil
 	}
 	var md string
 	switch {
@@ -711,6 +712,32 @@ func (s *Server) hover(_ *glsp.Context, p *protocol.HoverParams) (*protocol.Hove
 	}
 	r := rangeOf(lines, tok.Pos, runeLen(tok.Text))
 	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: md}, Range: &r}, nil
+}
+
+// closureHover shows the type of the closure literal whose `{` or `fn`
+// is at pos (`(closure) fn(int) -> int`), nil elsewhere.
+func (a *analysis) closureHover(lines []string, pos syntax.Pos) *protocol.Hover {
+	i := tokenAt(a.toks, pos)
+	if i < 0 || a.file == nil || a.mod == nil || a.toks[i].Text != "{" && a.toks[i].Text != "fn" {
+		return nil
+	}
+	tok := a.toks[i]
+	var cl *syntax.ClosureLit
+	syntax.Walk(a.file, func(n, _ syntax.Node, _ func(syntax.Node)) bool {
+		if c, ok := n.(*syntax.ClosureLit); ok && c.At == tok.Pos {
+			cl = c
+		}
+		return cl == nil
+	})
+	if cl == nil {
+		return nil
+	}
+	t, ok := a.mod.ClosureType(cl)
+	if !ok {
+		return nil
+	}
+	r := rangeOf(lines, tok.Pos, runeLen(tok.Text))
+	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: code("(closure) " + types.Widen(t).String())}, Range: &r}
 }
 
 func code(s string) string { return "```harn\n" + s + "\n```" }
@@ -788,7 +815,21 @@ func (a *analysis) bindingDoc(b *resolve.Binding) string {
 			return md
 		}
 	}
-	return describe(decl, b)
+	return describeTyped(decl, b, a.inferred(b))
+}
+
+// inferred is the type the checker gave b, as hover shows it (literal
+// types widened: `let n = 3` is `let n: int`); "" when it is not known
+// or any.
+func (a *analysis) inferred(b *resolve.Binding) string {
+	if a.mod == nil || b == nil {
+		return ""
+	}
+	t, ok := a.mod.BindingType(b)
+	if !ok || t == nil || t == types.Unknown || t == types.Any {
+		return "" // `let v: any` would read as an annotation
+	}
+	return types.Widen(t).String()
 }
 
 // namespaceDoc describes the namespace import ns: its declaration and the
@@ -820,7 +861,15 @@ func (a *analysis) importOf(name string) *syntax.ImportDecl {
 	return nil
 }
 
-func describe(n syntax.Node, b *resolve.Binding) string {
+func describe(n syntax.Node, b *resolve.Binding) string { return describeTyped(n, b, "") }
+
+// describeTyped is describe for a binding whose type the checker
+// inferred as typ (a Harn type, "" when unknown): a name written without
+// an annotation shows it, `let n: int`, `(parameter) x: string`.
+func describeTyped(n syntax.Node, b *resolve.Binding, typ string) string {
+	if typ != "" {
+		typ = ": " + typ
+	}
 	switch d := n.(type) {
 	case *syntax.FnDecl:
 		return withDoc(code(Signature(d)), d.Doc)
@@ -853,7 +902,7 @@ func describe(n syntax.Node, b *resolve.Binding) string {
 		}
 		return withDoc(code("enum "+d.Name+" {\n"+strings.Join(vs, "\n")+"\n}"), d.Doc)
 	case *syntax.Param:
-		t := ""
+		t := typ
 		if d.Type != nil {
 			t = ": " + format.TypeString(d.Type)
 		}
@@ -867,12 +916,12 @@ func describe(n syntax.Node, b *resolve.Binding) string {
 	case *syntax.TypeDecl:
 		return withDoc(code("type "+d.Name+" = "+format.TypeString(d.Type)), d.Doc)
 	case *syntax.LetStmt:
-		return withDoc(code(letLine(d, b.Name)), d.Doc)
+		return withDoc(code(letLine(d, b.Name, typ)), d.Doc)
 	case *syntax.IdentPattern, *syntax.DictPatItem, *syntax.ListPatItem, *syntax.PairPattern:
-		return code("(" + kindWord(b.Kind) + ") " + b.Name)
+		return code("(" + kindWord(b.Kind) + ") " + b.Name + typ)
 	}
 	if b != nil {
-		return code("(" + kindWord(b.Kind) + ") " + b.Name)
+		return code("(" + kindWord(b.Kind) + ") " + b.Name + typ)
 	}
 	return ""
 }

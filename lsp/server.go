@@ -23,6 +23,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 
@@ -52,6 +53,8 @@ type Server struct {
 	shutdown, exited bool
 	// reqs is the state of $/cancelRequest (cancel.go).
 	reqs requests
+	// symCache keeps each file's workspace symbols by path (wsymbols.go).
+	symCache map[string]*fileSymbolCache
 }
 
 // document is one open text document.
@@ -389,7 +392,7 @@ func Analyze(path, text string) (a *analysis) {
 			a.diags = append(a.diags, &diag.Error{File: path, Line: 1, Col: 1, Msg: fmt.Sprintf("internal error while analysing: %v", x)})
 		}
 	}()
-	a.sess = interp.NewSession(interp.Options{Stdout: io.Discard, Stderr: io.Discard})
+	a.sess = interp.NewSession(interp.Options{Stdout: io.Discard, Stderr: io.Discard, BindingTypes: true})
 	a.mod, a.diags = a.sess.Analyze(path, []byte(text))
 	a.toks, _ = syntax.Scan(path, []byte(text))
 	if a.mod == nil || a.mod.Syntax == nil {
@@ -439,7 +442,11 @@ func (a *analysis) diagnostics(path string) []protocol.Diagnostic {
 		if d.Severity == diag.SevWarning && linted[syntax.Pos{Line: d.Line, Col: d.Col}] {
 			continue // the checker's warning repeats a lint finding (which has a fix)
 		}
-		out = append(out, toDiagnostic(lines, d))
+		pd := toDiagnostic(lines, d)
+		if r, ok := a.literalRange(lines, syntax.Pos{Line: d.Line, Col: d.Col}); ok {
+			pd.Range = r
+		}
+		out = append(out, pd)
 	}
 	out = append(out, a.importDiagnostics(path, lines)...)
 	lintSource := "harn lint"
@@ -481,6 +488,23 @@ func (a *analysis) findingRange(lines []string, f *lint.Finding) protocol.Range 
 		}
 	}
 	return protocol.Range{Start: toPosition(lines, f.Pos), End: toPosition(lines, end)}
+}
+
+// literalRange covers the string literal that starts at p, when one does
+// on one line (a diagnostic about it underlines all of it, not its
+// quote).
+func (a *analysis) literalRange(lines []string, p syntax.Pos) (protocol.Range, bool) {
+	i := sort.Search(len(a.toks), func(i int) bool { return !before(a.toks[i].Pos, p) })
+	if i == len(a.toks) || a.toks[i].Pos != p {
+		return protocol.Range{}, false
+	}
+	switch t := a.toks[i]; t.Kind {
+	case syntax.TokString, syntax.TokRaw, syntax.TokInterp:
+		if end := t.End(); end.Line == p.Line {
+			return protocol.Range{Start: toPosition(lines, p), End: toPosition(lines, end)}, true
+		}
+	}
+	return protocol.Range{}, false
 }
 
 // toDiagnostic converts a front-end diagnostic of the file whose lines

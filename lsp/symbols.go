@@ -144,61 +144,6 @@ func (s *Server) documentSymbols(_ *glsp.Context, p *protocol.DocumentSymbolPara
 	return toDocumentSymbols(splitLines(a.text), fileSymbols(a.file, a.toks)), nil
 }
 
-// workspaceSymbols searches the top-level declarations of open documents
-// and of the workspace's .harn files (parsed, not run); a file whose text
-// does not have the query, ignoring case, has no symbol for it and is not
-// parsed.
-func (s *Server) workspaceSymbols(_ *glsp.Context, p *protocol.WorkspaceSymbolParams) ([]protocol.SymbolInformation, error) {
-	query := strings.ToLower(p.Query)
-	paths := map[string]bool{}
-	s.mu.Lock()
-	for _, d := range s.docs {
-		paths[d.path] = true
-	}
-	s.mu.Unlock()
-	for _, f := range s.workspaceFiles(maxSearchFiles) {
-		paths[f] = true
-	}
-	var sorted []string
-	for p := range paths {
-		sorted = append(sorted, p)
-	}
-	sort.Strings(sorted)
-	out := []protocol.SymbolInformation{}
-	for _, path := range sorted {
-		if s.cancelled() {
-			return nil, errCancelled
-		}
-		text, ok := s.readFile(path)
-		if !ok || query != "" && !strings.Contains(strings.ToLower(text), query) {
-			continue
-		}
-		f, err := syntax.Parse(path, []byte(text))
-		if err != nil {
-			continue
-		}
-		toks, _ := syntax.Scan(path, []byte(text))
-		lines := splitLines(text)
-		var walk func(syms []symbol, container string)
-		walk = func(syms []symbol, container string) {
-			for _, sym := range syms {
-				if query == "" || strings.Contains(strings.ToLower(sym.name), query) {
-					si := protocol.SymbolInformation{Name: sym.name, Kind: sym.kind,
-						Location: protocol.Location{URI: pathURI(path), Range: rangeOf(lines, sym.namePos, runeLen(sym.name))}}
-					if container != "" {
-						c := container
-						si.ContainerName = &c
-					}
-					out = append(out, si)
-				}
-				walk(sym.children, sym.name)
-			}
-		}
-		walk(fileSymbols(f, toks), "")
-	}
-	return out, nil
-}
-
 // ---- completion ----
 
 var keywordList = strings.Fields(`break catch const continue deadline defer else emit enum eval_pack false finally fn
@@ -413,6 +358,7 @@ func completionKind(b *resolve.Binding) protocol.CompletionItemKind {
 // parameter annotated with a struct type, otherwise the builtin methods.
 func (a *analysis) memberCompletions(recv string) []protocol.CompletionItem {
 	var out []protocol.CompletionItem
+	kinds := receiverKinds
 	if recv != "" {
 		if e, ok := a.enumNamed(recv); ok {
 			for _, v := range e.Variants {
@@ -435,18 +381,34 @@ func (a *analysis) memberCompletions(recv string) []protocol.CompletionItem {
 			}
 			return out
 		}
+		b := a.lastBinding(recv)
+		inferred := a.inferredStruct(b)
 		if st := a.structOf(recv); st != nil {
 			for _, f := range st.Fields {
 				out = append(out, item(f.Name, protocol.CompletionItemKindField, st.Name+"."+f.Name, ""))
+			}
+		} else if inferred != nil {
+			for _, f := range inferred.Fields {
+				out = append(out, item(f.Name, protocol.CompletionItemKindField, inferred.Name+"."+f.Name+": "+f.Type.String(), f.Doc))
+			}
+		}
+		if inferred != nil {
+			for _, m := range inferred.Methods {
+				out = append(out, item(m.Name, protocol.CompletionItemKindMethod, "("+inferred.Name+" method) "+m.Type.String(), ""))
 			}
 		}
 		for _, k := range a.dictKeysOf(recv) {
 			out = append(out, item(k, protocol.CompletionItemKindField, recv+"."+k, ""))
 		}
+		if b != nil && inferred == nil {
+			if _, kind := a.bindingType(b); kind != "" {
+				kinds = []string{kind}
+			}
+		}
 	}
 	if a.sess != nil {
 		seen := map[string]bool{}
-		for _, recvKind := range receiverKinds {
+		for _, recvKind := range kinds {
 			for _, m := range a.sess.Universe.Methods(recvKind) {
 				if seen[m.Name] {
 					continue
@@ -457,6 +419,19 @@ func (a *analysis) memberCompletions(recv string) []protocol.CompletionItem {
 		}
 	}
 	return out
+}
+
+// lastBinding is the last binding of the file named name (completion
+// reads the receiver by name: the text being typed has not been
+// analysed), nil when there is none.
+func (a *analysis) lastBinding(name string) *resolve.Binding {
+	var found *resolve.Binding
+	for _, b := range a.bindings {
+		if b.Name == name {
+			found = b
+		}
+	}
+	return found
 }
 
 // exportKind is the completion kind of a module's exported declaration.
@@ -653,9 +628,17 @@ func (s *Server) signatureHelp(_ *glsp.Context, p *protocol.SignatureHelpParams)
 		switch t.Text {
 		case ")", "]", "}":
 			depth++
-		case "[", "{":
+		case "[":
 			if depth == 0 {
-				return nil, nil
+				// inside a list (or index) that is one argument: the
+				// commas met so far separate its items
+				commas = 0
+				continue
+			}
+			depth--
+		case "{":
+			if depth == 0 {
+				return nil, nil // a block or closure body: its own code
 			}
 			depth--
 		case ",":

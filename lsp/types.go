@@ -8,6 +8,7 @@ import (
 	"github.com/harnlang/harn/lang/format"
 	"github.com/harnlang/harn/lang/resolve"
 	"github.com/harnlang/harn/lang/syntax"
+	"github.com/harnlang/harn/lang/types"
 )
 
 // This file answers hover and definition for the names the resolver does
@@ -22,9 +23,11 @@ import (
 type named struct {
 	mod  *interp.Module // the module declaring it; nil for the file itself
 	decl syntax.Node    // *StructDecl, *EnumDecl, *InterfaceDecl, *TypeDecl, *FnDecl (a method)
-	// variant is set for an enum variant (decl is its enum); recv for an
-	// impl method (the struct's name).
+	// variant is set for an enum variant (decl is its enum); field for a
+	// struct's field (decl is the struct); recv for an impl method (the
+	// struct's name).
 	variant *syntax.Variant
+	field   *syntax.FieldDecl
 	recv    string
 	from    string // the import path it came through ("" when declared here)
 }
@@ -34,6 +37,8 @@ func (n named) name() string {
 	switch {
 	case n.variant != nil:
 		return n.variant.Name
+	case n.field != nil:
+		return n.field.Name
 	}
 	return declName(n.decl)
 }
@@ -42,6 +47,9 @@ func (n named) name() string {
 func (n named) namePos() syntax.Pos {
 	if n.variant != nil {
 		return n.variant.At
+	}
+	if n.field != nil {
+		return n.field.At
 	}
 	return declNamePos(n.decl, n.name())
 }
@@ -90,6 +98,8 @@ func (n named) doc() string {
 			sig += params(n.variant.Params)
 		}
 		md = code(sig) + "\n\n*variant of* `enum " + e.Name + "`"
+	case n.field != nil:
+		md = code("(field) " + declName(n.decl) + "." + n.field.Name + fieldType(n.field))
 	case n.recv != "":
 		fd := n.decl.(*syntax.FnDecl)
 		md = withDoc(code("impl "+n.recv+"\n"+Signature(fd)), fd.Doc)
@@ -181,7 +191,10 @@ func (a *analysis) namedAt(toks []syntax.Token, i int) (named, bool) {
 			return a.typeNamed(t.Text, ns.Text)
 		}
 		if st, _ := a.receiverType(toks, recv); st != "" {
-			return a.implMethod(st, t.Text)
+			if m, ok := a.implMethod(st, t.Text); ok {
+				return m, true
+			}
+			return a.structField(st, t.Text)
 		}
 		return named{}, false
 	}
@@ -195,6 +208,28 @@ func (a *analysis) namedAt(toks []syntax.Token, i int) (named, bool) {
 		}
 	}
 	return a.typeNamed(t.Text, "")
+}
+
+// structField is the field name of the struct named st.
+func (a *analysis) structField(st, name string) (named, bool) {
+	n, ok := a.typeNamed(st, "")
+	if d, isStruct := n.decl.(*syntax.StructDecl); ok && isStruct {
+		for _, f := range d.Fields {
+			if f.Name == name {
+				n.field = f
+				return n, true
+			}
+		}
+	}
+	return named{}, false
+}
+
+// fieldType is ": T" for a field declared with a type, else "".
+func fieldType(f *syntax.FieldDecl) string {
+	if f.Type == nil {
+		return ""
+	}
+	return ": " + format.TypeString(f.Type)
 }
 
 // receiver is the index of the token before the `.` or `?.` that precedes
@@ -281,20 +316,74 @@ func (a *analysis) receiverType(toks []syntax.Token, r int) (st, kind string) {
 	if ref == nil || ref.Binding == nil {
 		return "", ""
 	}
-	switch d := ref.Binding.Decl.(type) {
+	return a.bindingType(ref.Binding)
+}
+
+// bindingType is the static type of binding b when the source says it
+// (an annotation, or the initial value of a variable never reassigned)
+// or the checker inferred it: st is a struct's name, kind a builtin
+// receiver kind; both empty when the type is not known.
+func (a *analysis) bindingType(b *resolve.Binding) (st, kind string) {
+	switch d := b.Decl.(type) {
 	case *syntax.Param:
-		return a.typeKind(d.Type)
+		if d.Type != nil {
+			return a.typeKind(d.Type)
+		}
 	case *syntax.IdentPattern:
-		if let := a.letOf(d); let != nil && ref.Binding.Kind != resolve.KFor {
+		if let := a.letOf(d); let != nil && b.Kind != resolve.KFor {
 			if let.Type != nil {
 				return a.typeKind(let.Type)
 			}
-			if !ref.Binding.Reassign {
-				return a.exprKind(let.Value)
+			if !b.Reassign {
+				if st, kind = a.exprKind(let.Value); st != "" || kind != "" {
+					return st, kind
+				}
 			}
 		}
 	}
-	return "", ""
+	if d := a.inferredStruct(b); d != nil {
+		return d.Name, ""
+	}
+	return "", a.inferredKind(b)
+}
+
+// checkedType is the type the checker gave b, nil when unknown.
+func (a *analysis) checkedType(b *resolve.Binding) types.Type {
+	if a.mod == nil || b == nil {
+		return nil
+	}
+	t, ok := a.mod.BindingType(b)
+	if !ok || t == types.Unknown || t == types.Any {
+		return nil
+	}
+	return types.RemoveNil(t) // `q?.` and `q!.` reach the value
+}
+
+// inferredStruct is the struct the checker says b holds (`let p =
+// make()` with `fn make() -> Point`), nil when it holds no struct. A
+// reassigned variable without annotation may hold a dict of the same
+// fields later, so it has none.
+func (a *analysis) inferredStruct(b *resolve.Binding) *types.Decl {
+	if b != nil && b.Reassign {
+		return nil
+	}
+	if n, ok := a.checkedType(b).(*types.Named); ok && n.Decl.Kind == types.StructDecl {
+		return n.Decl
+	}
+	return nil
+}
+
+// inferredKind is the builtin receiver kind of the type the checker gave
+// b ("string", "list", …), "" when it has none.
+func (a *analysis) inferredKind(b *resolve.Binding) string {
+	t := a.checkedType(b)
+	if t == nil {
+		return ""
+	}
+	if k := types.KindName(t); slices.Contains(receiverKinds, k) {
+		return k
+	}
+	return ""
 }
 
 // typeKind reads a type annotation. An optional type (`Point?`,
@@ -444,12 +533,13 @@ func (a *analysis) methodSignature(toks []syntax.Token, i int, exact bool) (stri
 	return "", nil, ""
 }
 
-// letLine is a binding's declaration line: `let a: int`, `const N`.
-func letLine(d *syntax.LetStmt, name string) string {
+// letLine is a binding's declaration line: `let a: int`, `const N`;
+// typ (": T" or "") is the type the checker inferred, shown for a name
+// the source does not annotate.
+func letLine(d *syntax.LetStmt, name, typ string) string {
 	s := d.Kind.String() + " " + name
 	_, simple := d.Pattern.(*syntax.IdentPattern)
 	switch v := d.Value.(type) {
-	case nil:
 	case *syntax.StructLit:
 		// the literal fixes the variable's type (reassignments must fit it)
 		if simple && d.Type == nil {
@@ -457,14 +547,26 @@ func letLine(d *syntax.LetStmt, name string) string {
 			if v.NS != nil {
 				s = strings.TrimSuffix(s, v.Name) + v.NS.Name + "." + v.Name
 			}
+			return s
 		}
 	case *syntax.ClosureLit:
-		if simple && d.Type == nil && v.Kind == syntax.ClosureFn {
+		if simple && d.Type == nil && v.Kind == syntax.ClosureFn && (typ == "" || annotated(v)) {
 			return strings.TrimSpace(s) + " = fn" + params(v.Params) + ret(v.Return)
 		}
 	}
-	if simple && d.Type != nil {
-		s += ": " + format.TypeString(d.Type)
+	if d.Type != nil && simple {
+		return s + ": " + format.TypeString(d.Type)
 	}
-	return strings.TrimSpace(s)
+	return s + typ
+}
+
+// annotated reports whether a closure's source gives every parameter's
+// type and its result's: its signature says all a hover can.
+func annotated(cl *syntax.ClosureLit) bool {
+	for _, p := range cl.Params {
+		if p.Type == nil {
+			return false
+		}
+	}
+	return cl.Return != nil
 }

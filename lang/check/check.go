@@ -74,6 +74,15 @@ type Options struct {
 	// declared says the type was written down (an annotation, or a
 	// copy of a declared `T?` result), so nil safety watches the name.
 	Exported func(name string, t types.Type, declared bool)
+	// Bindings, when set, receives the type the checker gives each
+	// binding it typed (variables, constants, parameters, loop and
+	// match bindings) once the file is checked: the language server's
+	// hover shows it for a name without an annotation (docs/lsp.md).
+	Bindings func(b *resolve.Binding, t types.Type)
+	// Closures, when set, receives the type of each closure literal
+	// checked (a closure in a loop or a re-checked body may come more
+	// than once; the last type stands).
+	Closures func(cl *syntax.ClosureLit, t types.Type)
 }
 
 // File checks a resolved file and returns its errors and warnings in
@@ -109,6 +118,7 @@ func File(f *syntax.File, info *resolve.Info, opts Options) diag.List {
 		keyLists:    map[*resolve.Binding][]string{},
 		importedFns: map[string]*importedFn{},
 		strict:      opts.StrictTypes,
+		closures:    opts.Closures,
 	}
 	c.fn = &funcCtx{node: f}
 	c.fn.pushScope()
@@ -126,6 +136,11 @@ func File(f *syntax.File, info *resolve.Info, opts Options) diag.List {
 		c.exported(f.Items[prior:], opts.Exported)
 	}
 	c.unusedLocals()
+	if opts.Bindings != nil {
+		for b, v := range c.vars {
+			opts.Bindings(b, v.t)
+		}
+	}
 	c.diags.SortByPosition()
 	return c.diags
 }
@@ -187,6 +202,8 @@ type checker struct {
 	// reported, and the functions met are recorded in prior.
 	quiet bool
 	prior map[syntax.Node]bool
+	// closures is Options.Closures.
+	closures func(*syntax.ClosureLit, types.Type)
 }
 
 // variable is what the checker knows about a binding.

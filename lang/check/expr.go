@@ -48,22 +48,11 @@ func (c *checker) expr(e syntax.Expr) types.Type {
 	case *syntax.StructLit:
 		return c.structLit(e)
 	case *syntax.ClosureLit:
-		sig := c.env.Signature(e.Params, e.Return, e.Throws, c.typeParams())
-		c.function(e, e.Params, sig, e.Throws, nil, blockStmts(e.Body), nil)
-		_, hinted := c.paramHints[e]
-		tail, tailed := c.tails[e]
-		tailed = tailed && concrete(tail)
-		if !hinted && !tailed {
-			return sig
+		t := c.closure(e)
+		if c.closures != nil {
+			c.closures(e, t)
 		}
-		typed := *sig
-		typed.Params = c.hintedParams(e, sig.Params)
-		if tailed {
-			// an unannotated closure without `return` gives its last
-			// expression's value: `{ n: int -> n }` is a fn(int) -> int
-			typed.Return = tail
-		}
-		return &typed
+		return t
 	case *syntax.BinaryExpr:
 		return c.binary(e)
 	case *syntax.UnaryExpr:
@@ -1346,4 +1335,26 @@ func (c *checker) unknownStruct(e *syntax.StructLit) {
 		msg += " — did you mean `" + s + "`?"
 	}
 	c.report(sevError, e.At, "", help, msg)
+}
+
+// closure types a closure literal: its signature, with the parameter
+// types its call site hints and, without `return`, the type of its last
+// expression as the result.
+func (c *checker) closure(e *syntax.ClosureLit) types.Type {
+	sig := c.env.Signature(e.Params, e.Return, e.Throws, c.typeParams())
+	c.function(e, e.Params, sig, e.Throws, nil, blockStmts(e.Body), nil)
+	_, hinted := c.paramHints[e]
+	tail, tailed := c.tails[e]
+	tailed = tailed && concrete(tail)
+	if !hinted && !tailed {
+		return sig
+	}
+	typed := *sig
+	typed.Params = c.hintedParams(e, sig.Params)
+	if tailed {
+		// an unannotated closure without `return` gives its last
+		// expression's value: `{ n: int -> n }` is a fn(int) -> int
+		typed.Return = tail
+	}
+	return &typed
 }

@@ -1,0 +1,107 @@
+package lsp
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// docs/lsp.md (Hover): a name without an annotation shows the type the
+// checker gives it, and a closure's `{` or `fn` shows the closure's type.
+const inferredSrc = `let x = 3
+let s = "héllo"
+let d = {a: 1, b: "x"}
+let xs: list<int> = [1, 2, 3]
+let doubled = xs.map({ v -> v * 2 })
+let f = { a -> a * 2 }
+let g = fn(n) { n + 1 }
+let [p, q] = [1, 2]
+var later = nil
+later = 5
+for item in ["a", "b"] {
+  println(item)
+}
+let total = x + 1
+println(x, s, d, doubled, f(1), g(1), p, q, later, total)
+`
+
+func TestHoverShowsInferredTypes(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "main.harn")
+	os.WriteFile(path, []byte(inferredSrc), 0o644)
+	uri := "file://" + path
+	c := startServer(t, dir)
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "harn", "version": 1, "text": inferredSrc}})
+	c.diagnostics(uri)
+	for _, tc := range []struct{ needle, want string }{
+		{"let x| =", "let x: int"},
+		{"println(x|,", "let x: int"},
+		{"println(x, s|,", "let s: string"},
+		{"let d| =", "let d: {a: int, b: string}"},
+		{"{ v| ->", "(parameter) v: int"},
+		{"map(|{", "(closure) fn(int) -> int"},
+		{"let f| =", "let f: fn(any) -> any"},
+		{"let g| =", "let g: fn(any) -> any"},
+		{"g = |fn(n)", "(closure) fn(any) -> any"},
+		{"{ |a ->", "(parameter) a"}, // the checker knows nothing of it
+		{"println(ite|m)", "(loop variable) item: string"},
+		{"var lat|er", "var later: int?"},
+		{"let tot|al", "let total: int"},
+	} {
+		l, ch := cursor(t, inferredSrc, tc.needle)
+		got := js(c.request("textDocument/hover", docPos(uri, l, ch)))
+		if want := js(code(tc.want)); !strings.Contains(got, want) {
+			t.Errorf("hover %q: %s, want %s", tc.needle, got, want)
+		}
+	}
+}
+
+// docs/lsp.md (Completion): after `.` a variable whose type only the
+// checker knows (`let p = make(…)`, a function's struct result) offers the
+// struct's fields and impl methods; a variable of a builtin kind offers
+// only that kind's methods.
+func TestMemberCompletionOfInferredTypes(t *testing.T) {
+	dir := t.TempDir()
+	lib := "pub struct Point {\n  x: int\n  y: int\n}\nimpl Point {\n  pub fn norm(self) -> int {\n    return self.x + self.y\n  }\n}\npub fn make(x: int, y: int) -> Point {\n  return Point { x: x, y: y }\n}\n"
+	os.WriteFile(filepath.Join(dir, "lib.harn"), []byte(lib), 0o644)
+	src := "import { make, Point } from \"./lib\"\nlet p = make(1, 2)\nlet word = \"héllo\".upper()\nlet cfg = {retries: 3}\nprintln(p, word, cfg)\n"
+	path := filepath.Join(dir, "main.harn")
+	os.WriteFile(path, []byte(src), 0o644)
+	uri := "file://" + path
+	c := startServer(t, dir)
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "harn", "version": 1, "text": src}})
+	c.diagnostics(uri)
+	labels := func(recv string, version int) []string {
+		t.Helper()
+		text := src + recv + "."
+		c.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": uri, "version": version},
+			"contentChanges": []any{map[string]any{"text": text}}})
+		c.diagnostics(uri)
+		res := c.request("textDocument/completion", map[string]any{"textDocument": map[string]any{"uri": uri},
+			"position": pos(5, len(recv)+1), "context": map[string]any{"triggerKind": 2, "triggerCharacter": "."}})
+		var out []string
+		items, _ := res.([]any)
+		if m, ok := res.(map[string]any); ok {
+			items, _ = m["items"].([]any)
+		}
+		for _, it := range items {
+			out = append(out, it.(map[string]any)["label"].(string))
+		}
+		return out
+	}
+	got := labels("p", 2)
+	for _, want := range []string{"x", "y", "norm"} {
+		if !contains(got, want) {
+			t.Errorf("p. lacks %s: %.200v", want, got)
+		}
+	}
+	got = labels("word", 3)
+	if !contains(got, "trim") || contains(got, "map") || contains(got, "keys") {
+		t.Errorf("word. (a string) offers %.300v", got)
+	}
+	got = labels("cfg", 4)
+	if !contains(got, "retries") || !contains(got, "keys") || contains(got, "trim") {
+		t.Errorf("cfg. (a dict) offers %.300v", got)
+	}
+}
