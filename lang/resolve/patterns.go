@@ -63,18 +63,24 @@ func VariantOf(p syntax.Expr) (enum, variant string, args []syntax.Expr) {
 // HasPlaceholder reports whether the right side of a pipe contains the
 // placeholder `_`, searching only call arguments, method receivers and
 // arguments, binary and unary operands, list elements, and property and
-// subscript receivers and indices (docs/spec/language.md §2.8).
+// subscript receivers and indices (docs/spec/language.md §2.8). A value
+// call's callee counts as a receiver (docs/spec/newer.md §1.11), the
+// postfix `x!` as a unary operator (§1.4).
 func HasPlaceholder(e syntax.Expr) bool {
 	switch e := e.(type) {
 	case *syntax.Ident:
 		return e.Name == "_"
 	case *syntax.CallExpr:
 		return anyPlaceholder(e.Args)
+	case *syntax.ValueCall:
+		return HasPlaceholder(e.Fn) || anyPlaceholder(e.Args)
 	case *syntax.MethodCall:
 		return HasPlaceholder(e.X) || anyPlaceholder(e.Args)
 	case *syntax.BinaryExpr:
 		return HasPlaceholder(e.X) || HasPlaceholder(e.Y)
 	case *syntax.UnaryExpr:
+		return HasPlaceholder(e.X)
+	case *syntax.NonNilExpr:
 		return HasPlaceholder(e.X)
 	case *syntax.ListLit:
 		return anyPlaceholder(e.Elems)

@@ -99,6 +99,9 @@ func hint(err *diag.Error, path string, src []byte) {
 	if err.Help = numberSuffix(sig, at); err.Help != "" {
 		return
 	}
+	if err.Help = typeArgsGlued(sig, at, wanted); err.Help != "" {
+		return
+	}
 	if err.Help = bareCall(sig, at); err.Help != "" {
 		return
 	}
@@ -163,6 +166,16 @@ func foreignOperator(toks []lexer.Token, at int, closing bool) string {
 		return "Harn has no named arguments; pass the values in order, or one dict (`f({x: 1})`)"
 	}
 	return ""
+}
+
+// typeArgsGlued explains `list<int>= [1]`: the longest match makes `>=`
+// one token (docs/spec/language.md §1.8), so the `>` closing the type
+// arguments is missing.
+func typeArgsGlued(toks []lexer.Token, at int, wanted string) string {
+	if wanted != ">" || !isPunct(&toks[at], ">=") {
+		return ""
+	}
+	return "`>=` is one token; put a space between the `>` closing the type arguments and the `=`: `list<int> = …`"
 }
 
 // calleeOf is the token before the parenthesis left open at toks[at]

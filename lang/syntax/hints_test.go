@@ -39,6 +39,9 @@ func TestParseErrorHints(t *testing.T) {
 		{"let ok = a !== b\n", "expected expression, found =", "Harn has no `!==`; `!=` already compares without conversions"},
 		{"let ok = a == = b\n", "expected expression, found =", ""},
 		{"x++\n", "expected expression, found +", "Harn has no `++`; write `x += 1`"},
+		// docs/spec/language.md §1.8: longest match makes `>=` one token after type arguments
+		{"let x: list<int>= [1]\n", "expected >, found >=", "`>=` is one token; put a space between the `>` closing the type arguments and the `=`: `list<int> = …`"},
+		{"fn f(d: dict<string, int>={}) {\n}\n", "expected >, found >=", "`>=` is one token; put a space between the `>` closing the type arguments and the `=`: `list<int> = …`"},
 		{"x + +\n", "expected expression, found +", ""},
 		{"for i in 0..3 {\n}\n", "expected property name, found .", "ranges are written `a to b` (`a to b exclusive` leaves `b` out)"},
 		{"let f = x => x\n", "expected top-level item separator (`;` or newline), found =", "closures are written `{ x -> x + 1 }` or `fn(x) { return x + 1 }`"},
