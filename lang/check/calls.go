@@ -285,6 +285,7 @@ func (c *checker) arguments(exprs []syntax.Expr, args []types.Type, sig *types.F
 			}
 			switch {
 			case c.unknownInto(exprs[j], args[j], pt, context):
+			case c.unknownBound(exprs[j], args[j], p.Type, context):
 			case c.checkable(args[j]) && known(pt) && !c.fits(exprs[j], args[j], pt):
 				c.mismatch(exprs[j], context, pt, args[j])
 			case c.rigidParam(pt) && concreteValue(args[j]):
