@@ -659,6 +659,9 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 		return c.variant(id.Name, e.Name, e.Args, e.At, true)
 	}
 	recv := c.expr(e.X)
+	for _, t := range e.TypeArgs {
+		c.annotation(t, nil, nil) // `xs.map<list<int, int>>(f)`
+	}
 	if !e.Optional {
 		c.nilUse(e.X, recv, "method `"+e.Name+"`", e.At)
 	}
@@ -675,7 +678,7 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 	c.streamCallbackFits(e, args)
 	if id, ok := e.X.(*syntax.Ident); ok && !e.Optional && c.importRef(c.info.Refs[id], true) && !c.multiDecl[id.Name] {
 		if f := c.imported(id.Name, e.Name); f != nil {
-			return c.knownCall(e, e.At, nil, e.Args, args, callee{name: id.Name + "." + e.Name, decl: f.decl, sig: f.sig, imported: true})
+			return c.knownCall(e, e.At, e.TypeArgs, e.Args, args, callee{name: id.Name + "." + e.Name, decl: f.decl, sig: f.sig, imported: true})
 		}
 		// `ns.Point({…})`: the constructor of a struct the namespace
 		// exports, checked and typed as `Point({…})` is.
@@ -743,6 +746,7 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 			if len(m.Type.TypeParams) > 0 {
 				return c.genericMethodCall(e, n, m.Type, args, true)
 			}
+			c.methodTypeArgs(e, n.Decl.Name, m.Type)
 			if mt := instanceMethod(n, m.Type); mt != nil {
 				if len(mt.Params) > 0 && !hasSpread(e.Args) {
 					sig := *mt
@@ -797,7 +801,8 @@ func (c *checker) genericMethodCall(e *syntax.MethodCall, n *types.Named, sig *t
 	if dropSelf && len(sig.Params) > 0 {
 		inst.Params = plainRest(sig.Params[1:])
 	}
-	bind := c.instantiate(nil, &inst, e.Args, args)
+	c.methodTypeArgs(e, n.Decl.Name, sig)
+	bind := c.instantiate(e.TypeArgs, &inst, e.Args, args)
 	c.arguments(e.Args, args, &inst, bind)
 	c.constraints(e.At, &inst, bind)
 	r := types.Subst(inst.Return, bind)
@@ -808,6 +813,16 @@ func (c *checker) genericMethodCall(e *syntax.MethodCall, n *types.Named, sig *t
 		return types.Optional(r)
 	}
 	return r
+}
+
+// methodTypeArgs reports explicit type arguments (`b.fmap<string>(f)`)
+// that do not match the type parameters of the impl or interface method
+// sig of type typeName in number, as for a generic function
+// (docs/spec/newer.md §3.3).
+func (c *checker) methodTypeArgs(e *syntax.MethodCall, typeName string, sig *types.Func) {
+	if len(e.TypeArgs) > 0 && len(e.TypeArgs) != len(sig.TypeParams) {
+		c.errorf(e.At, "method `%s.%s` expects %d type argument(s), found %d", typeName, e.Name, len(sig.TypeParams), len(e.TypeArgs))
+	}
 }
 
 // interfaceCall checks a call of a method an interface declares on a
@@ -839,6 +854,7 @@ func (c *checker) interfaceCall(e *syntax.MethodCall, recv types.Type, args []ty
 		ps := m.Type.Params
 		return c.genericMethodCall(e, n, m.Type, args, len(ps) > 0 && ps[0].Name == "self")
 	}
+	c.methodTypeArgs(e, n.Decl.Name, m.Type)
 	mt := instanceMethod(n, m.Type)
 	if mt == nil {
 		return nil
