@@ -713,10 +713,16 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 				return sig.result
 			}
 		}
-	} else if t := c.builtinMethodResult(e, types.RemoveNil(recv), args); t != nil {
-		// `s?.upper()`: the method's result, or nil when s is nil
-		// (docs/spec/language.md §6.7)
-		return types.Optional(t)
+	} else {
+		// `x?.m()` calls m on the non-nil part of x: an unknown method
+		// there fails as `x.m()` would (docs/spec/newer.md §3.6)
+		base := stringUnion(types.RemoveNil(recv))
+		c.valueMethod(e, base, args)
+		if t := c.builtinMethodResult(e, base, args); t != nil {
+			// `s?.upper()`: the method's result, or nil when s is nil
+			// (docs/spec/language.md §6.7)
+			return types.Optional(t)
+		}
 	}
 	// An impl method: its annotated parameters check the arguments (the
 	// instance fills the first one), its annotated result is the call's
