@@ -235,7 +235,7 @@ fn dyn(v) {
   return v
 }
 fn opt(v: string?) {
-  return v?.nope()
+  return v?.upper()
 }
 println([s.upper(), xs.map({ x -> x }), xs.sort(), d.f(), d.anything(), P { x: 1 }.get(), dyn(s).nope(), dyn(1).abs(), dyn(2.5).floor(), set(1).contains(1), opt(nil)])`, nil},
 		{"struct without a visible impl list", "struct P {\n  x: int\n}\nfn f(p: P) {\n  return p.x\n}\nprintln(f(P { x: 1 }))", nil},

@@ -285,6 +285,7 @@ func (c *checker) arguments(exprs []syntax.Expr, args []types.Type, sig *types.F
 			}
 			switch {
 			case c.unknownInto(exprs[j], args[j], pt, context):
+			case c.unknownBound(exprs[j], args[j], p.Type, context):
 			case c.checkable(args[j]) && known(pt) && !c.fits(exprs[j], args[j], pt):
 				c.mismatch(exprs[j], context, pt, args[j])
 			case c.rigidParam(pt) && concreteValue(args[j]):
@@ -658,6 +659,9 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 		return c.variant(id.Name, e.Name, e.Args, e.At, true)
 	}
 	recv := c.expr(e.X)
+	for _, t := range e.TypeArgs {
+		c.annotation(t, nil, nil) // `xs.map<list<int, int>>(f)`
+	}
 	if !e.Optional {
 		c.nilUse(e.X, recv, "method `"+e.Name+"`", e.At)
 	}
@@ -674,7 +678,7 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 	c.streamCallbackFits(e, args)
 	if id, ok := e.X.(*syntax.Ident); ok && !e.Optional && c.importRef(c.info.Refs[id], true) && !c.multiDecl[id.Name] {
 		if f := c.imported(id.Name, e.Name); f != nil {
-			return c.knownCall(e, e.At, nil, e.Args, args, callee{name: id.Name + "." + e.Name, decl: f.decl, sig: f.sig, imported: true})
+			return c.knownCall(e, e.At, e.TypeArgs, e.Args, args, callee{name: id.Name + "." + e.Name, decl: f.decl, sig: f.sig, imported: true})
 		}
 		// `ns.Point({…})`: the constructor of a struct the namespace
 		// exports, checked and typed as `Point({…})` is.
@@ -709,10 +713,16 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 				return sig.result
 			}
 		}
-	} else if t := c.builtinMethodResult(e, types.RemoveNil(recv), args); t != nil {
-		// `s?.upper()`: the method's result, or nil when s is nil
-		// (docs/spec/language.md §6.7)
-		return types.Optional(t)
+	} else {
+		// `x?.m()` calls m on the non-nil part of x: an unknown method
+		// there fails as `x.m()` would (docs/spec/newer.md §3.6)
+		base := stringUnion(types.RemoveNil(recv))
+		c.valueMethod(e, base, args)
+		if t := c.builtinMethodResult(e, base, args); t != nil {
+			// `s?.upper()`: the method's result, or nil when s is nil
+			// (docs/spec/language.md §6.7)
+			return types.Optional(t)
+		}
 	}
 	// An impl method: its annotated parameters check the arguments (the
 	// instance fills the first one), its annotated result is the call's
@@ -742,6 +752,7 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 			if len(m.Type.TypeParams) > 0 {
 				return c.genericMethodCall(e, n, m.Type, args, true)
 			}
+			c.methodTypeArgs(e, n.Decl.Name, m.Type)
 			if mt := instanceMethod(n, m.Type); mt != nil {
 				if len(mt.Params) > 0 && !hasSpread(e.Args) {
 					sig := *mt
@@ -796,7 +807,8 @@ func (c *checker) genericMethodCall(e *syntax.MethodCall, n *types.Named, sig *t
 	if dropSelf && len(sig.Params) > 0 {
 		inst.Params = plainRest(sig.Params[1:])
 	}
-	bind := c.instantiate(nil, &inst, e.Args, args)
+	c.methodTypeArgs(e, n.Decl.Name, sig)
+	bind := c.instantiate(e.TypeArgs, &inst, e.Args, args)
 	c.arguments(e.Args, args, &inst, bind)
 	c.constraints(e.At, &inst, bind)
 	r := types.Subst(inst.Return, bind)
@@ -807,6 +819,16 @@ func (c *checker) genericMethodCall(e *syntax.MethodCall, n *types.Named, sig *t
 		return types.Optional(r)
 	}
 	return r
+}
+
+// methodTypeArgs reports explicit type arguments (`b.fmap<string>(f)`)
+// that do not match the type parameters of the impl or interface method
+// sig of type typeName in number, as for a generic function
+// (docs/spec/newer.md §3.3).
+func (c *checker) methodTypeArgs(e *syntax.MethodCall, typeName string, sig *types.Func) {
+	if len(e.TypeArgs) > 0 && len(e.TypeArgs) != len(sig.TypeParams) {
+		c.errorf(e.At, "method `%s.%s` expects %d type argument(s), found %d", typeName, e.Name, len(sig.TypeParams), len(e.TypeArgs))
+	}
 }
 
 // interfaceCall checks a call of a method an interface declares on a
@@ -838,6 +860,7 @@ func (c *checker) interfaceCall(e *syntax.MethodCall, recv types.Type, args []ty
 		ps := m.Type.Params
 		return c.genericMethodCall(e, n, m.Type, args, len(ps) > 0 && ps[0].Name == "self")
 	}
+	c.methodTypeArgs(e, n.Decl.Name, m.Type)
 	mt := instanceMethod(n, m.Type)
 	if mt == nil {
 		return nil

@@ -1372,7 +1372,7 @@ func (c *checker) valueInto(x syntax.Expr, vt, want types.Type, context string) 
 func (c *checker) mismatch(at syntax.Expr, context string, want, found types.Type) {
 	if tp, ok := types.Underlying(want).(*types.Tuple); ok {
 		if lit, ok := at.(*syntax.ListLit); ok && !hasSpread(lit.Elems) {
-			c.tupleLitMismatch(lit, tp, context)
+			c.tupleLitMismatch(lit, want, tp, context)
 			return
 		}
 	}

@@ -802,12 +802,17 @@ func (c *checker) noProperty(pos syntax.Pos, name, kind string, props []string) 
 	c.report(diag.SevWarning, pos, "", help, "`"+name+"` is not a property of "+kind+"; it reads nil")
 }
 
-// unionField is the type of field name read from a union of shapes
+// unionField is the type of field name read from a union of records
 // (`{kind: "a", x: int} | {kind: "b", x: string}`): the union of its
-// types, when every member declares it; any otherwise (which member is
-// there is not known).
+// types, when every member declares it. When only some do and the others
+// are structs, which hold no field beyond those they declare, the read
+// gives nil on those (docs/spec/builtins.md §2: an unset struct field
+// reads nil), so it is the declared types or nil. A shape admits extra
+// fields (docs/spec/language.md §10.1), so with a shape lacking it the
+// read is any (which member is there, and what it holds, is not known).
 func unionField(u *types.Union, name string) types.Type {
 	var ts []types.Type
+	lacking := false
 	for _, m := range u.Types {
 		fields, ok := recordFields(m)
 		if !ok {
@@ -815,11 +820,43 @@ func unionField(u *types.Union, name string) types.Type {
 		}
 		f, ok := fieldNamed(fields, name)
 		if !ok {
-			return types.Any
+			if !structLacks(m, name) {
+				return types.Any
+			}
+			lacking = true
+			continue
 		}
 		ts = append(ts, readType(f))
 	}
+	if len(ts) == 0 {
+		return types.Any // no member declares it: unionNoField's case
+	}
+	if lacking {
+		ts = append(ts, types.Nil)
+	}
 	return types.NewUnion(ts...)
+}
+
+// structLacks reports a struct of the program with fields that has no
+// method of that name either (a method read is a bound method value).
+func structLacks(m types.Type, name string) bool {
+	r, ok := types.Underlying(m).(*types.Named)
+	if !ok || r.Decl.Kind != types.StructDecl || r.Decl.Node == nil || len(types.StructFields(r)) == 0 {
+		return false
+	}
+	_, isMethod := r.Decl.Method(name)
+	return !isMethod
+}
+
+// closedRecord reports a union member m, read through x, that has no
+// field beyond those it declares: a struct of the program (structLacks),
+// or a closed shape with fields on a path whose type the program declared
+// (as in shapeField).
+func (c *checker) closedRecord(x syntax.Expr, m types.Type, name string) bool {
+	if r, ok := types.Underlying(m).(*types.Shape); ok {
+		return !r.Open && r.Tail == nil && len(r.Fields) > 0 && c.shapePath(x)
+	}
+	return structLacks(m, name)
 }
 
 // unionNoField reports reading a field that no member of a union of
@@ -838,22 +875,10 @@ func (c *checker) unionNoField(x syntax.Expr, t types.Type, name string, pos syn
 	var all []types.Field
 	seen := map[string]bool{}
 	for _, m := range u.Types {
-		fields, ok := recordFields(m)
-		if !ok || len(fields) == 0 {
+		if !c.closedRecord(x, m, name) {
 			return
 		}
-		switch r := types.Underlying(m).(type) {
-		case *types.Shape:
-			if r.Tail != nil || !c.shapePath(x) {
-				return
-			}
-		case *types.Handle:
-			return
-		case *types.Named:
-			if _, isMethod := r.Decl.Method(name); isMethod {
-				return
-			}
-		}
+		fields, _ := recordFields(m)
 		if _, ok := fieldNamed(fields, name); ok {
 			return
 		}

@@ -870,14 +870,49 @@ func (c *checker) unknownInto(at syntax.Expr, t, dst types.Type, context string)
 
 // narrowHelp suggests the tests that narrow the unknown value at (a
 // declared path, so `u` or `u.name`) to what dst expects: a type_of test
-// for dst's kind (int when dst has none a test names), a schema test.
+// for dst's kind (a union's first member that a test narrows to), a
+// schema test. A kind no type_of test narrows to (a closure, a struct,
+// an interface) gets the schema test alone.
 func narrowHelp(at syntax.Expr, dst types.Type) string {
 	v := pathText(at, "v")
-	kind := types.KindName(dst)
-	if _, ok := kindTypes[kind]; !ok {
-		kind = "int"
+	if kind := narrowKind(dst); kind != "" {
+		return fmt.Sprintf("narrow it first: `type_of(%s) == %q`, `schema_is(%s, S)` or a match", v, kind, v)
 	}
-	return fmt.Sprintf("narrow it first: `type_of(%s) == %q`, `schema_is(%s, S)` or a match", v, kind, v)
+	return fmt.Sprintf("narrow it first: `schema_is(%s, S)` or a match", v)
+}
+
+// narrowKind is the type_of name whose test narrows a value to dst (or
+// to a member of the union dst), "" when there is none.
+func narrowKind(dst types.Type) string {
+	if kind := types.KindName(dst); kindTypes[kind] != nil {
+		return kind
+	}
+	if u, ok := types.Underlying(dst).(*types.Union); ok {
+		for _, m := range u.Types {
+			if kind := types.KindName(m); kindTypes[kind] != nil {
+				return kind
+			}
+		}
+	}
+	return ""
+}
+
+// unknownBound reports an `unknown` value at, a declared path, passed
+// for a parameter typed by a type parameter with `where` bounds
+// (`fn greet<T: Named>(x: T)`): no bound can be checked on it, as an
+// interface parameter would not take it either (unknownInto).
+func (c *checker) unknownBound(at syntax.Expr, t, param types.Type, context string) bool {
+	tp, ok := param.(*types.TypeParam)
+	if t != types.Unknown || !ok || len(tp.Bounds) == 0 || !c.declaredPath(at) {
+		return false
+	}
+	bounds := make([]string, len(tp.Bounds))
+	for i := range tp.Bounds {
+		bounds[i] = tp.BoundText(i)
+	}
+	c.report(sevError, at.Position(), "HARN-TYP-007", narrowHelp(at, types.Any),
+		fmt.Sprintf("%s: expected %s: %s, found unknown", context, tp.Name, strings.Join(bounds, " + ")))
+	return true
 }
 
 // unknownUse warns about using a declared `unknown` value before

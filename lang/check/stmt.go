@@ -1727,19 +1727,33 @@ func tailStmt(body []syntax.Stmt) *syntax.ExprStmt {
 	return es
 }
 
-// tupleLitMismatch reports a list literal given to a tuple: an arity
-// mismatch naming the tuple, or each position that does not fit.
-func (c *checker) tupleLitMismatch(lit *syntax.ListLit, tp *types.Tuple, context string) {
+// tupleLitMismatch reports a list literal given to want, the tuple tp or
+// an alias of it: an arity mismatch naming the type, or each position
+// that does not fit. Given to an alias (`type Pair = tuple<int,
+// string>`), the literal is reported once, at itself, naming the alias
+// and the first element that does not fit: the program wrote the alias,
+// not the element types.
+func (c *checker) tupleLitMismatch(lit *syntax.ListLit, want types.Type, tp *types.Tuple, context string) {
 	if len(lit.Elems) != len(tp.Elems) {
 		found := c.listLit(lit) // (diagnostics of a second walk are deduplicated)
 		c.report(sevError, lit.Position(), "HARN-TYP-007", "",
-			fmt.Sprintf("%s: expected %s, found %s (%d element(s), expected %d)", context, tp, found, len(lit.Elems), len(tp.Elems)))
+			fmt.Sprintf("%s: expected %s, found %s (%d element(s), expected %d)", context, want, found, len(lit.Elems), len(tp.Elems)))
 		return
 	}
+	_, alias := want.(*types.Named)
 	for i, e := range lit.Elems {
-		if et := c.expr(e); known(et) && known(tp.Elems[i]) && !c.fits(e, et, tp.Elems[i]) {
-			c.mismatch(e, context, tp.Elems[i], et)
+		et := c.expr(e)
+		if !known(et) || !known(tp.Elems[i]) || c.fits(e, et, tp.Elems[i]) {
+			continue
 		}
+		if !alias {
+			c.mismatch(e, context, tp.Elems[i], et)
+			continue
+		}
+		c.report(sevError, lit.Position(), "HARN-TYP-007", "",
+			fmt.Sprintf("%s: expected %s, found %s (element %d: expected %s, found %s)",
+				context, want, c.listLit(lit), i+1, tp.Elems[i], show(et, tp.Elems[i])))
+		return
 	}
 }
 

@@ -667,7 +667,7 @@ func (p *printer) chain(x syntax.Expr) doc {
 			if calls >= 2 {
 				rest = append(rest, softline)
 			}
-			rest = append(rest, text(dot+n.Name), p.args(n.Args, paren))
+			rest = append(rest, text(dot+n.Name), p.typeArgs(n.TypeArgs), p.args(n.Args, paren))
 		case *syntax.IndexExpr:
 			open := "["
 			if n.Optional {
@@ -884,6 +884,9 @@ func (s *scanChain) member(name string, call bool) (dot, paren syntax.Pos) {
 		return dot, syntax.Pos{}
 	}
 	open := s.p.nextSignificant(k + 1)
+	if s.isPunct(open, "<") {
+		open = s.p.nextSignificant(s.closeAngle(open) + 1) // `.map<string>(`
+	}
 	if !s.isPunct(open, "(") {
 		s.i = -1
 		return dot, syntax.Pos{}
@@ -893,6 +896,28 @@ func (s *scanChain) member(name string, call bool) (dot, paren syntax.Pos) {
 		s.i = c + 1
 	}
 	return dot, s.p.toks[open].Pos
+}
+
+// closeAngle is the index of the `>` closing the `<` at j (a call's
+// type arguments), or len(toks) when there is none.
+func (s *scanChain) closeAngle(j int) int {
+	depth := 0
+	for ; j < len(s.p.toks); j++ {
+		t := s.p.toks[j]
+		if t.Kind != syntax.TokPunct {
+			continue
+		}
+		switch t.Text {
+		case "<":
+			depth++
+		case ">":
+			depth--
+			if depth == 0 {
+				return j
+			}
+		}
+	}
+	return j
 }
 
 // bracket moves past the next `[…]`.
@@ -913,22 +938,27 @@ func (s *scanChain) bracket() {
 
 // call prints `f(args)` or `f<T>(args)`.
 func (p *printer) call(x *syntax.CallExpr) doc {
-	d := concat{text(x.Fn.Name)}
-	if len(x.TypeArgs) > 0 {
-		d = append(d, text("<"))
-		for i, t := range x.TypeArgs {
-			if i > 0 {
-				d = append(d, text(", "))
-			}
-			d = append(d, p.typ(t))
-		}
-		d = append(d, text(">"))
-	}
+	d := concat{text(x.Fn.Name), p.typeArgs(x.TypeArgs)}
 	paren := p.nextPunct(x.Fn.At, "(")
 	if len(x.TypeArgs) > 0 {
 		paren = p.afterTypeArgs(x.Fn.At)
 	}
 	return append(d, p.args(x.Args, paren))
+}
+
+// typeArgs prints a call's type arguments `<A, B>`, or nothing.
+func (p *printer) typeArgs(targs []syntax.TypeExpr) doc {
+	if len(targs) == 0 {
+		return concat{}
+	}
+	d := concat{text("<")}
+	for i, t := range targs {
+		if i > 0 {
+			d = append(d, text(", "))
+		}
+		d = append(d, p.typ(t))
+	}
+	return append(d, text(">"))
 }
 
 // afterTypeArgs is the `(` after `name<…>`.

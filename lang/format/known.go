@@ -99,7 +99,7 @@ func known() map[string][]string {
 		"IndexExpr":     {"At", "Index", "Optional", "X"},
 		"SliceExpr":     {"At", "Hi", "Lo", "Optional", "X"},
 		"CallExpr":      {"Args", "At", "Fn", "TypeArgs"},
-		"MethodCall":    {"Args", "At", "Name", "Optional", "X"},
+		"MethodCall":    {"Args", "At", "Name", "Optional", "TypeArgs", "X"},
 		"ValueCall":     {"Args", "At", "Fn"},
 		"PropagateExpr": {"At", "X"},
 		"NonNilExpr":    {"At", "X"},

@@ -750,11 +750,13 @@ type ValueCall struct {
 	Args []Expr // may contain *SpreadExpr
 }
 
-// MethodCall is `x.name(args)` or `x?.name(args)`.
+// MethodCall is `x.name(args)` or `x?.name(args)`, with type arguments
+// `x.name<T>(args)`.
 type MethodCall struct {
 	At       Pos
 	X        Expr
 	Name     string
+	TypeArgs []TypeExpr
 	Args     []Expr
 	Optional bool
 }

@@ -248,9 +248,15 @@ func (c cursor) postfix() Expr {
 		case isPunct(t, ".") && !c.atSpread(), isPunct(t, "?."):
 			c.next()
 			name := c.memberName()
-			if isPunct(c.peek(), "(") && !c.nl() {
+			var targs []TypeExpr
+			if isPunct(c.peek(), "<") && c.genericCallAhead() {
+				// `xs.map<string>(f)`: explicit type arguments, as for
+				// `id<int>(5)` (docs/spec/language.md §9.2)
+				targs = c.typeArgs()
+			}
+			if (targs != nil || isPunct(c.peek(), "(")) && !c.nl() {
 				c.next()
-				x = &MethodCall{At: x.Position(), X: x, Name: name, Args: c.args(")"), Optional: t.Value == "?."}
+				x = &MethodCall{At: x.Position(), X: x, Name: name, TypeArgs: targs, Args: c.args(")"), Optional: t.Value == "?."}
 			} else if ns, ok := x.(*Ident); ok && t.Value == "." && !upper(ns.Name) && upper(name) && isPunct(c.peek(), "{") && c.structLitAhead() {
 				// `ns.Name { … }`: a lower-case base keeps `Enum.Variant {}` as it was.
 				c.next()

@@ -631,7 +631,7 @@ type structG struct {
 	Pos        lexer.Position
 	Name       name[rType] `parser:"'struct' @@"`
 	TypeParams *typeParams `parser:"@@?"`
-	Fields     []*fieldG   `parser:"'{' ( @@ ','? )* '}'"`
+	Fields     []*fieldG   `parser:"'{' @@* '}'"`
 }
 
 type fieldG struct {
@@ -639,6 +639,7 @@ type fieldG struct {
 	Name     fieldName `parser:"@@"`
 	Optional bool      `parser:"@'?'?"`
 	Type     *typ      `parser:"( ':' @@ )?"`
+	Comma    bool      `parser:"@','?"`
 }
 
 func (structG) decl() {}
@@ -648,10 +649,29 @@ func (g *structG) ast() *StructDecl {
 	if g.TypeParams != nil {
 		d.TypeParams = g.TypeParams.List
 	}
-	for _, f := range g.Fields {
+	for i, f := range g.Fields {
+		if i > 0 && !g.Fields[i-1].Comma && g.Fields[i-1].Pos.Line == f.Pos.Line {
+			unseparatedField(f)
+		}
 		d.Fields = append(d.Fields, &FieldDecl{At: at(f.Pos), Name: f.Name.Name, Optional: f.Optional, Type: optType(f.Type)})
 	}
 	return d
+}
+
+// unseparatedField reports field f, which starts on the line of the field
+// before it with no comma between: fields are separated by newlines or
+// commas (docs/spec/language.md §10), so `a: int b: string` is a slip, and
+// `a: int throws string` would be a field `a` and fields named `throws`
+// and `string`.
+func unseparatedField(f *fieldG) {
+	help := "separate the fields with `,` or put each on its own line"
+	if f.Name.Name == "throws" {
+		help = "a field's type has no `throws` clause; a function declares what it throws (`fn f() -> int throws string`)"
+	}
+	panic(bailout{&diag.Error{Line: f.Pos.Line, Col: f.Pos.Column, Phase: diag.PhaseParse,
+		Msg:    fmt.Sprintf("expected `,` or a newline before struct field `%s`", f.Name.Name),
+		Help:   help,
+		Golden: fmt.Sprintf("Expected , or newline, got %s at %d:%d", f.Name.Name, f.Pos.Line, f.Pos.Column)}})
 }
 
 type enumG struct {

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/harnlang/harn/lang/types"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/stdlib/json"
 	"github.com/harnlang/harn/stdlib/jsonschema"
@@ -220,12 +221,12 @@ func typeMatches(t string, v vm.Value) bool {
 	case "string", "bool", "nil", "list", "set", "bytes", "closure", "duration":
 		return v.Type() == t
 	}
-	if isWord(t) {
+	if isKindName(t) {
 		// a type_of name (docs/spec/builtins.md §1.3: `range`, `struct`,
 		// `channel`…): only a value of that kind matches
 		return v.Type() == t
 	}
-	return true // other names (struct or alias names) are not checked
+	return true // other names (struct or alias names, `fn`) are not checked
 }
 
 // isWord reports whether a type name is a lowercase word, as type_of
@@ -235,13 +236,23 @@ func isWord(name string) bool {
 	return name != "" && strings.TrimLeft(name, "abcdefghijklmnopqrstuvwxyz_") == ""
 }
 
+// isKindName reports whether name is one type_of returns: a lowercase
+// builtin type name (lang/types holds the library's kinds) or one of
+// runtimeTypeNames. Another lowercase word (`fn`, a lowercase alias's
+// name) names no kind, so it is not checked, as `Point` is not: matching
+// it by kind would reject every value.
+func isKindName(name string) bool {
+	return isWord(name) && (runtimeTypeNames[name] || types.IsBuiltinTypeName(name))
+}
+
 // schemaTypeNames are the names a schema's `type` gives besides the
 // type_of names: the Harn dialect's and the JSON Schema ones it maps.
 var schemaTypeNames = []string{"any", "unknown", "int", "float", "string", "bool", "nil", "list", "dict",
 	"object", "array", "integer", "number", "boolean", "null"}
 
 // runtimeTypeNames are type_of names (docs/spec/builtins.md §1.3 and the
-// library's kinds) that are close to a schema type name, yet no slip.
+// library's kinds) that are close to a schema type name, yet no slip, or
+// that no annotation spells (`enum`, `struct`, `cell`).
 var runtimeTypeNames = map[string]bool{"set": true, "cell": true, "name": true, "pair": true, "error": true,
 	"enum": true, "iter": true, "rng": true, "range": true, "atomic": true, "struct": true, "bytes": true,
 	"stream": true, "generator": true}
@@ -264,7 +275,7 @@ func typeNameProblem(t vm.Value) string {
 			continue
 		}
 		name := x.Go()
-		if !isWord(name) || slices.Contains(schemaTypeNames, name) || runtimeTypeNames[name] {
+		if !isWord(name) || slices.Contains(schemaTypeNames, name) || isKindName(name) {
 			continue
 		}
 		if hint := lib.DidYouMean(name, schemaTypeNames); hint != "" {
