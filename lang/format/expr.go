@@ -965,13 +965,15 @@ func (p *printer) args(args []syntax.Expr, paren syntax.Pos) doc {
 		closeAt = syntax.Pos{}
 	}
 	elems := p.exprElems(args)
-	if n := len(args); n > 0 && closeAt.IsValid() && !p.hasComments(syntax.Pos{}, closeAt) && hugs(args) {
+	if n := len(args); n > 0 && closeAt.IsValid() && !p.commentsOutsideLast(args[n-1], closeAt) && hugs(args) {
 		// f(a, [ … ]) and f({ x -> … }): the last argument opens on the
 		// call's line and only it breaks. Not with a comment inside the
-		// parentheses, nor with one not yet printed before the `(`
-		// (`f /* c */ (x, [ … ])`, `a.// c` then `f(x, { … })`): printed
-		// after the `(`, it is inside them the next run, which would not
-		// hug.
+		// parentheses but outside the last argument's brackets, nor with
+		// one not yet printed before the `(` (`f /* c */ (x, [ … ])`,
+		// `a.// c` then `f(x, { … })`): printed after the `(`, it is
+		// inside them the next run, which would not hug. A comment within
+		// the last argument's own brackets is printed by that argument, as
+		// it would be anywhere else (`register([` … `// why` … `])`).
 		var d concat
 		d = append(d, text("("))
 		for i, a := range args {
@@ -983,6 +985,23 @@ func (p *printer) args(args []syntax.Expr, paren syntax.Pos) doc {
 		return append(d, text(")"))
 	}
 	return p.seq("(", elems, ")", closeAt, false)
+}
+
+// commentsOutsideLast reports whether a comment not yet printed lies before
+// the call's closing parenthesis at closeAt and outside the brackets of
+// the last argument: before its opening `[`/`{`, or after its closing one.
+// A last argument that does not start with a bracket counts as a whole.
+func (p *printer) commentsOutsideLast(last syntax.Expr, closeAt syntax.Pos) bool {
+	open := syntax.ExprStart(last)
+	i := p.tokenAt(open)
+	if i < 0 || p.toks[i].Kind != syntax.TokPunct || (p.toks[i].Text != "[" && p.toks[i].Text != "{") {
+		return p.hasComments(syntax.Pos{}, closeAt)
+	}
+	shut := p.closing(open)
+	if shut == open {
+		return p.hasComments(syntax.Pos{}, closeAt)
+	}
+	return p.hasComments(syntax.Pos{}, open) || p.hasComments(shut, closeAt)
 }
 
 // hugs reports whether an argument list keeps its parentheses on the

@@ -414,3 +414,17 @@ func TestWidthIsAnOption(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestHugWithCommentsInsideLastArgument: comments within the brackets of
+// the last argument leave the hug alone (docs/fmt.md, "only that argument
+// breaks"); one between the `(` and that argument, or after it, still
+// stops it.
+func TestHugWithCommentsInsideLastArgument(t *testing.T) {
+	check(t, "line comment in list", "register([\n  {\n    name: \"total\", // short name\n    handler: 1,\n  },\n])\n",
+		"register([\n  {\n    name: \"total\", // short name\n    handler: 1,\n  },\n])\n")
+	check(t, "comment after open", "register(x, [ // all\n  1,\n  2,\n])\n", "register(x, [ // all\n  1,\n  2,\n])\n")
+	check(t, "comment in dict", "configure({\n  a: 1, // one\n  b: 2,\n})\n", "configure({\n  a: 1, // one\n  b: 2,\n})\n")
+	check(t, "comment in closure", "xs.map({ x ->\n  // double it\n  x * 2\n})\n", "xs.map({ x ->\n  // double it\n  x * 2\n})\n")
+	check(t, "comment before last", "register(\n  // the list\n  [1, 2],\n)\n", "register(\n  // the list\n  [1, 2],\n)\n")
+	check(t, "comment after last", "register([\n  1,\n  2,\n] /* end */)\n", "register([1, 2] /* end */)\n")
+}
