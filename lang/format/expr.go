@@ -135,12 +135,22 @@ func (p *printer) expr1(x syntax.Expr) doc {
 		return concat{text(op), p.exprAt(x.X, syntax.PrecPower)}
 	case *syntax.TernaryExpr:
 		cond := p.clarified(x.Cond, syntax.PrecOr, "||", "&&", "??")
+		// a comment that ended the condition's line stays there, and the
+		// `?` starts the next line, indented as the `:` is (after the
+		// `?`, the then-branch would start a line of its own unindented)
+		var question doc
+		if i := p.tokenBefore(p.startOf(syntax.ExprStart(x.Then))); i >= 0 && p.toks[i].Text == "?" {
+			question = p.inline(p.toks[i].Pos)
+		}
 		then := p.exprAt(x.Then, syntax.PrecTernary)
 		// a comment that ended the then-branch's line stays there, before
 		// the `:` (after it, the line would end in `:`)
 		var colon doc
 		if i := p.tokenBefore(p.startOf(syntax.ExprStart(x.Else))); i >= 0 && p.toks[i].Text == ":" {
 			colon = p.inline(p.toks[i].Pos)
+		}
+		if question != nil {
+			return grp(cond, text(" "), question, indent{sp, text("? "), then}, colon, indent{sp, text(": "), p.exprAt(x.Else, syntax.PrecTernary)})
 		}
 		return grp(cond, text(" ? "), then, colon, indent{sp, text(": "), p.exprAt(x.Else, syntax.PrecTernary)})
 	case *syntax.RangeExpr:

@@ -428,3 +428,16 @@ func TestHugWithCommentsInsideLastArgument(t *testing.T) {
 	check(t, "comment before last", "register(\n  // the list\n  [1, 2],\n)\n", "register(\n  // the list\n  [1, 2],\n)\n")
 	check(t, "comment after last", "register([\n  1,\n  2,\n] /* end */)\n", "register([1, 2] /* end */)\n")
 }
+
+// TestTernaryCommentAfterCondition: a comment that ends the condition's
+// line stays there and the `?` starts the next line, indented like the
+// `:` (docs/fmt.md); printed after the `?`, it left the then-branch at
+// the start of a line of its own.
+func TestTernaryCommentAfterCondition(t *testing.T) {
+	check(t, "line comment", "const label = n > 4 // big?\n  ? \"big\"\n  : \"small\" // fallback\n",
+		"const label = n > 4 // big?\n  ? \"big\"\n  : \"small\" // fallback\n")
+	check(t, "block comment", "const label = n > 4 /* big? */ ? \"big\" : \"small\"\n",
+		"const label = n > 4 /* big? */ ? \"big\" : \"small\"\n")
+	check(t, "both", "let v = ok // when ready\n  ? fetch() // now\n  : later()\n",
+		"let v = ok // when ready\n  ? fetch() // now\n  : later()\n")
+}
