@@ -441,3 +441,15 @@ func TestTernaryCommentAfterCondition(t *testing.T) {
 	check(t, "both", "let v = ok // when ready\n  ? fetch() // now\n  : later()\n",
 		"let v = ok // when ready\n  ? fetch() // now\n  : later()\n")
 }
+
+// TestCommentAfterAssignment: a comment that ends the line of a binding's
+// or assignment's `=` stays there, and the value starts the next line one
+// level in (docs/fmt.md); printed by the value, it left the value at the
+// start of its line.
+func TestCommentAfterAssignment(t *testing.T) {
+	check(t, "let", "fn f(x, y) {\n  let z = // computed\n    x + y\n  return z\n}\n",
+		"fn f(x, y) {\n  let z = // computed\n    x + y\n  return z\n}\n")
+	check(t, "assign", "total += // running\n  step\n", "total += // running\n  step\n")
+	check(t, "block comment stays inline", "let a = /* c */ 1\nconst b = 2 /* d */\n", "let a = /* c */ 1\nconst b = 2 /* d */\n")
+	check(t, "block comment ends the line", "let a = /* c */\n  1\n", "let a = /* c */\n  1\n")
+}
