@@ -452,4 +452,6 @@ func TestCommentAfterAssignment(t *testing.T) {
 	check(t, "assign", "total += // running\n  step\n", "total += // running\n  step\n")
 	check(t, "block comment stays inline", "let a = /* c */ 1\nconst b = 2 /* d */\n", "let a = /* c */ 1\nconst b = 2 /* d */\n")
 	check(t, "block comment ends the line", "let a = /* c */\n  1\n", "let a = /* c */\n  1\n")
+	check(t, "for in", "for x in // the numbers\n  xs.sorted() {\n  println(x)\n}\n", "for x in // the numbers\n  xs.sorted() {\n  println(x)\n}\n")
+	check(t, "closure hugs", "const ys = xs.map({ x -> // double\n  x * 2\n})\n", "const ys = xs.map({ x -> // double\n  x * 2\n})\n")
 }

@@ -337,7 +337,8 @@ func (p *printer) punct(pos syntax.Pos, s string) doc {
 	return concat{before, text(strings.TrimRight(s, " ")), lines, hardline}
 }
 
-// opValue prints ` op value` for the `=` (or compound operator) at opPos.
+// opValue prints ` op value` for the `=` (or compound operator, or a
+// for loop's `in`) at opPos.
 // Comments that end the operator's line stay after it, and the value
 // starts the next line one level in (`let z = // why` then `x + y`):
 // printed by the value, they left it unindented at the start of its line.

@@ -37,7 +37,7 @@ func (p *printer) stmt(s syntax.Stmt) doc {
 		return append(d, p.opValue(p.tokenBeforeIs(syntax.ExprStart(s.Value), "="), "=", s.Value))
 	case *syntax.ForStmt:
 		pat := p.pattern(s.Pattern)
-		return concat{text("for "), pat, p.punct(p.tokenBeforeIs(syntax.ExprStart(s.Iter), "in"), " in "), p.expr(s.Iter), text(" "), p.body(s.Body)}
+		return concat{text("for "), pat, p.opValue(p.tokenBeforeIs(syntax.ExprStart(s.Iter), "in"), "in", s.Iter), text(" "), p.body(s.Body)}
 	case *syntax.WhileStmt:
 		return concat{text("while "), p.expr(s.Cond), text(" "), p.body(s.Body)}
 	case *syntax.DeferStmt:
