@@ -344,7 +344,7 @@ func (p *printer) punct(pos syntax.Pos, s string) doc {
 // printed by the value, they left it unindented at the start of its line.
 func (p *printer) opValue(opPos syntax.Pos, op string, value syntax.Expr) doc {
 	lead := p.punct(opPos, " "+op+" ")
-	start := syntax.ExprStart(value)
+	start := p.startOf(syntax.ExprStart(value)) // a comment after its `(` is the value's
 	var ending concat
 	for opPos.IsValid() && p.next < len(p.comments) {
 		c := p.comments[p.next]
