@@ -47,7 +47,9 @@ type CLIArg struct {
 	// EnumWords are the values the schema's enum admits (of the items,
 	// for a repeatable argument), ConstWords the one its const admits:
 	// each as typed on the command line, a string bare and any other
-	// value as JSON. Hints of enum and const failures name them.
+	// value as JSON; a string option (Coerce "string") lists only its
+	// string values, the words it can be given. Hints of enum and const
+	// failures name them.
 	EnumWords, ConstWords []string
 	// Coerce is the schema type a single token is converted to:
 	// "string", "integer", "number", "boolean", or "" for JSON. For a
@@ -344,8 +346,15 @@ func prepareArg(q string, in *jsonv.Object, prop string, ps any, spec *CLIArgume
 		if ev, ok := o.Get("enum"); ok {
 			if l, ok := ev.([]any); ok {
 				for _, x := range l {
-					if s, ok := x.(string); ok {
+					s, isString := x.(string)
+					if isString {
 						a.EnumValues = append(a.EnumValues, s)
+					}
+					if a.Coerce == "string" && !isString {
+						// a string option takes every word verbatim, so
+						// no word gives this value (null of an optional
+						// string comes only through --harn-input)
+						continue
 					}
 					a.EnumWords = append(a.EnumWords, typedWord(x))
 				}

@@ -1027,3 +1027,31 @@ func TestHelpGroupOfPositional(t *testing.T) {
 		t.Errorf("help:\n%s\nwant it to end with:\n%s", got, want)
 	}
 }
+
+// TestEnumHintOfOptionalStringLeavesOutNull: an optional string takes
+// every word verbatim (docs/tool-run.md), so its hint names only the
+// string values; `null` there would be the string "null" and fail the
+// same way. An optional integer still lists null, the word null giving
+// JSON null (docs/spec/cli-projection.md §4).
+func TestEnumHintOfOptionalStringLeavesOutNull(t *testing.T) {
+	defs := `[{"name": "pick", "inputSchema": {"type": "object", "properties": {
+	  "season": {"type": ["string", "null"], "enum": ["winter", "summer", null]},
+	  "level": {"type": ["integer", "null"], "enum": [1, 2, null]}}}}]`
+	p := program(t, defs, "")
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"pick", "--season", "null"}, "hint: --season must be one of: winter, summer\n"},
+		{[]string{"pick", "--level", "3"}, "hint: --level must be one of: 1, 2, null\n"},
+	}
+	for _, c := range cases {
+		r := p.try("", c.args...)
+		if r.status != 1 || r.called || !strings.HasSuffix(r.stderr, c.want) {
+			t.Errorf("%q: %d %q, want the hint %q", c.args, r.status, r.stderr, c.want)
+		}
+	}
+	if r := p.try("", "pick", "--season", "summer"); r.status != 0 || !r.called {
+		t.Errorf("--season summer: %d %q", r.status, r.stderr)
+	}
+}

@@ -135,12 +135,22 @@ func (p *printer) expr1(x syntax.Expr) doc {
 		return concat{text(op), p.exprAt(x.X, syntax.PrecPower)}
 	case *syntax.TernaryExpr:
 		cond := p.clarified(x.Cond, syntax.PrecOr, "||", "&&", "??")
+		// a comment that ended the condition's line stays there, and the
+		// `?` starts the next line, indented as the `:` is (after the
+		// `?`, the then-branch would start a line of its own unindented)
+		var question doc
+		if i := p.tokenBefore(p.startOf(syntax.ExprStart(x.Then))); i >= 0 && p.toks[i].Text == "?" {
+			question = p.inline(p.toks[i].Pos)
+		}
 		then := p.exprAt(x.Then, syntax.PrecTernary)
 		// a comment that ended the then-branch's line stays there, before
 		// the `:` (after it, the line would end in `:`)
 		var colon doc
 		if i := p.tokenBefore(p.startOf(syntax.ExprStart(x.Else))); i >= 0 && p.toks[i].Text == ":" {
 			colon = p.inline(p.toks[i].Pos)
+		}
+		if question != nil {
+			return grp(cond, text(" "), question, indent{sp, text("? "), then}, colon, indent{sp, text(": "), p.exprAt(x.Else, syntax.PrecTernary)})
 		}
 		return grp(cond, text(" ? "), then, colon, indent{sp, text(": "), p.exprAt(x.Else, syntax.PrecTernary)})
 	case *syntax.RangeExpr:
@@ -995,13 +1005,15 @@ func (p *printer) args(args []syntax.Expr, paren syntax.Pos) doc {
 		closeAt = syntax.Pos{}
 	}
 	elems := p.exprElems(args)
-	if n := len(args); n > 0 && closeAt.IsValid() && !p.hasComments(syntax.Pos{}, closeAt) && hugs(args) {
+	if n := len(args); n > 0 && closeAt.IsValid() && !p.commentsOutsideLast(args[n-1], closeAt) && hugs(args) {
 		// f(a, [ … ]) and f({ x -> … }): the last argument opens on the
 		// call's line and only it breaks. Not with a comment inside the
-		// parentheses, nor with one not yet printed before the `(`
-		// (`f /* c */ (x, [ … ])`, `a.// c` then `f(x, { … })`): printed
-		// after the `(`, it is inside them the next run, which would not
-		// hug.
+		// parentheses but outside the last argument's brackets, nor with
+		// one not yet printed before the `(` (`f /* c */ (x, [ … ])`,
+		// `a.// c` then `f(x, { … })`): printed after the `(`, it is
+		// inside them the next run, which would not hug. A comment within
+		// the last argument's own brackets is printed by that argument, as
+		// it would be anywhere else (`register([` … `// why` … `])`).
 		var d concat
 		d = append(d, text("("))
 		for i, a := range args {
@@ -1013,6 +1025,23 @@ func (p *printer) args(args []syntax.Expr, paren syntax.Pos) doc {
 		return append(d, text(")"))
 	}
 	return p.seq("(", elems, ")", closeAt, false)
+}
+
+// commentsOutsideLast reports whether a comment not yet printed lies before
+// the call's closing parenthesis at closeAt and outside the brackets of
+// the last argument: before its opening `[`/`{`, or after its closing one.
+// A last argument that does not start with a bracket counts as a whole.
+func (p *printer) commentsOutsideLast(last syntax.Expr, closeAt syntax.Pos) bool {
+	open := syntax.ExprStart(last)
+	i := p.tokenAt(open)
+	if i < 0 || p.toks[i].Kind != syntax.TokPunct || (p.toks[i].Text != "[" && p.toks[i].Text != "{") {
+		return p.hasComments(syntax.Pos{}, closeAt)
+	}
+	shut := p.closing(open)
+	if shut == open {
+		return p.hasComments(syntax.Pos{}, closeAt)
+	}
+	return p.hasComments(syntax.Pos{}, open) || p.hasComments(shut, closeAt)
 }
 
 // hugs reports whether an argument list keeps its parentheses on the

@@ -414,3 +414,44 @@ func TestWidthIsAnOption(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestHugWithCommentsInsideLastArgument: comments within the brackets of
+// the last argument leave the hug alone (docs/fmt.md, "only that argument
+// breaks"); one between the `(` and that argument, or after it, still
+// stops it.
+func TestHugWithCommentsInsideLastArgument(t *testing.T) {
+	check(t, "line comment in list", "register([\n  {\n    name: \"total\", // short name\n    handler: 1,\n  },\n])\n",
+		"register([\n  {\n    name: \"total\", // short name\n    handler: 1,\n  },\n])\n")
+	check(t, "comment after open", "register(x, [ // all\n  1,\n  2,\n])\n", "register(x, [ // all\n  1,\n  2,\n])\n")
+	check(t, "comment in dict", "configure({\n  a: 1, // one\n  b: 2,\n})\n", "configure({\n  a: 1, // one\n  b: 2,\n})\n")
+	check(t, "comment in closure", "xs.map({ x ->\n  // double it\n  x * 2\n})\n", "xs.map({ x ->\n  // double it\n  x * 2\n})\n")
+	check(t, "comment before last", "register(\n  // the list\n  [1, 2],\n)\n", "register(\n  // the list\n  [1, 2],\n)\n")
+	check(t, "comment after last", "register([\n  1,\n  2,\n] /* end */)\n", "register([1, 2] /* end */)\n")
+}
+
+// TestTernaryCommentAfterCondition: a comment that ends the condition's
+// line stays there and the `?` starts the next line, indented like the
+// `:` (docs/fmt.md); printed after the `?`, it left the then-branch at
+// the start of a line of its own.
+func TestTernaryCommentAfterCondition(t *testing.T) {
+	check(t, "line comment", "const label = n > 4 // big?\n  ? \"big\"\n  : \"small\" // fallback\n",
+		"const label = n > 4 // big?\n  ? \"big\"\n  : \"small\" // fallback\n")
+	check(t, "block comment", "const label = n > 4 /* big? */ ? \"big\" : \"small\"\n",
+		"const label = n > 4 /* big? */ ? \"big\" : \"small\"\n")
+	check(t, "both", "let v = ok // when ready\n  ? fetch() // now\n  : later()\n",
+		"let v = ok // when ready\n  ? fetch() // now\n  : later()\n")
+}
+
+// TestCommentAfterAssignment: a comment that ends the line of a binding's
+// or assignment's `=` stays there, and the value starts the next line one
+// level in (docs/fmt.md); printed by the value, it left the value at the
+// start of its line.
+func TestCommentAfterAssignment(t *testing.T) {
+	check(t, "let", "fn f(x, y) {\n  let z = // computed\n    x + y\n  return z\n}\n",
+		"fn f(x, y) {\n  let z = // computed\n    x + y\n  return z\n}\n")
+	check(t, "assign", "total += // running\n  step\n", "total += // running\n  step\n")
+	check(t, "block comment stays inline", "let a = /* c */ 1\nconst b = 2 /* d */\n", "let a = /* c */ 1\nconst b = 2 /* d */\n")
+	check(t, "block comment ends the line", "let a = /* c */\n  1\n", "let a = /* c */\n  1\n")
+	check(t, "for in", "for x in // the numbers\n  xs.sorted() {\n  println(x)\n}\n", "for x in // the numbers\n  xs.sorted() {\n  println(x)\n}\n")
+	check(t, "closure hugs", "const ys = xs.map({ x -> // double\n  x * 2\n})\n", "const ys = xs.map({ x -> // double\n  x * 2\n})\n")
+}

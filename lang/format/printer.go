@@ -337,6 +337,35 @@ func (p *printer) punct(pos syntax.Pos, s string) doc {
 	return concat{before, text(strings.TrimRight(s, " ")), lines, hardline}
 }
 
+// opValue prints ` op value` for the `=` (or compound operator, or a
+// for loop's `in`) at opPos.
+// Comments that end the operator's line stay after it, and the value
+// starts the next line one level in (`let z = // why` then `x + y`):
+// printed by the value, they left it unindented at the start of its line.
+func (p *printer) opValue(opPos syntax.Pos, op string, value syntax.Expr) doc {
+	lead := p.punct(opPos, " "+op+" ")
+	start := p.startOf(syntax.ExprStart(value)) // a comment after its `(` is the value's
+	var ending concat
+	for opPos.IsValid() && p.next < len(p.comments) {
+		c := p.comments[p.next]
+		if !opPos.Before(c.tok.Pos) || !c.tok.Pos.Before(start) || c.tok.Pos.Line != opPos.Line || !c.trailing {
+			break
+		}
+		if len(ending) > 0 {
+			ending = append(ending, text(" "))
+		}
+		ending = append(ending, commentText(strings.TrimRight(c.tok.Text, " \t\r")))
+		p.next++
+		if c.nlAfter {
+			return concat{lead, ending, breakParent{}, indent{hardline, p.expr(value)}}
+		}
+	}
+	if len(ending) > 0 {
+		ending = append(ending, text(" ")) // `/* c */` beside the value
+	}
+	return concat{lead, ending, p.expr(value)}
+}
+
 // commentsBefore takes the comments before pos that trail code on their
 // line: the /* */ ones (before), which may stay there, and, when
 // withLines, the line comments (lines), which must end a line and so

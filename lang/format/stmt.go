@@ -24,7 +24,7 @@ func (p *printer) stmt(s syntax.Stmt) doc {
 	case *syntax.AssignStmt:
 		p.guardStart(s.Target, false)
 		target := p.expr(s.Target)
-		return concat{target, p.punct(p.tokenBeforeIs(syntax.ExprStart(s.Value), s.Op), " "+s.Op+" "), p.expr(s.Value)}
+		return concat{target, p.opValue(p.tokenBeforeIs(syntax.ExprStart(s.Value), s.Op), s.Op, s.Value)}
 	case *syntax.LetStmt:
 		d := concat{}
 		if s.Pub {
@@ -34,10 +34,10 @@ func (p *printer) stmt(s syntax.Stmt) doc {
 		if s.Type != nil {
 			d = append(d, p.punct(p.tokenBeforeIs(s.Type.Position(), ":"), ": "), p.typ(s.Type))
 		}
-		return append(d, p.punct(p.tokenBeforeIs(syntax.ExprStart(s.Value), "="), " = "), p.expr(s.Value))
+		return append(d, p.opValue(p.tokenBeforeIs(syntax.ExprStart(s.Value), "="), "=", s.Value))
 	case *syntax.ForStmt:
 		pat := p.pattern(s.Pattern)
-		return concat{text("for "), pat, p.punct(p.tokenBeforeIs(syntax.ExprStart(s.Iter), "in"), " in "), p.expr(s.Iter), text(" "), p.body(s.Body)}
+		return concat{text("for "), pat, p.opValue(p.tokenBeforeIs(syntax.ExprStart(s.Iter), "in"), "in", s.Iter), text(" "), p.body(s.Body)}
 	case *syntax.WhileStmt:
 		return concat{text("while "), p.expr(s.Cond), text(" "), p.body(s.Body)}
 	case *syntax.DeferStmt:
