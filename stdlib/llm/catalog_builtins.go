@@ -62,7 +62,7 @@ func init() {
 		if a.Given(0) && !a.At(0).IsNil() {
 			d, ok := a.Dict(0)
 			if !ok {
-				return vm.Value{}, vm.Throwf("llm_pick_model: options must be a dict {tier?, provider?}, got %s", a.At(0).Type())
+				return vm.Value{}, lib.BadOptions("llm_pick_model", a.At(0))
 			}
 			if v, ok := d.Get("tier"); ok && !v.IsNil() {
 				tier = strings.ToLower(vm.ToDisplay(v))
