@@ -68,6 +68,13 @@ func (i importedFuncs) ImportedFunc(ns, name string) (*syntax.FnDecl, *types.Fun
 	return fn, def.Types().FnType(fn), true
 }
 
+// ImportedFromLibrary implements check.LibraryImports: whether the
+// function an import binds to name comes from an embedded std/* module.
+func (i importedFuncs) ImportedFromLibrary(ns, name string) bool {
+	def, _ := i.importedDecl(ns, name)
+	return def != nil && isStd(def.Syntax.Path)
+}
+
 // importedDecl returns the module and declaration of what an import binds
 // to name (for ns != "", the member name of the namespace import ns); decl
 // is nil when it is not known.

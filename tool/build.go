@@ -215,7 +215,7 @@ func RegistryFrom(defs, options vm.Value, cache *Cache) (*vm.Dict, error) {
 	if options.IsValid() && !options.IsNil() {
 		od, ok := options.AsDict()
 		if !ok {
-			return nil, fmt.Errorf("tool_registry_from: options must be a dict {info?, components?, cli?}")
+			return nil, fmt.Errorf("tool_registry_from: options must be a dict, got %s", options.Type())
 		}
 		for _, k := range od.Keys() {
 			v, _ := od.Get(k)

@@ -56,6 +56,21 @@ type ImportedConsts interface {
 	ImportedConstDeclared(ns, name string) bool
 }
 
+// LibraryImports is an Imports that also knows which imported functions
+// an embedded std/* module declares. Their declared result reads as a
+// builtin descriptor's does (docs/spec/builtins.md §4.10: the std modules
+// are library, not the program): std/math's `sum(xs) -> int | float` is
+// the kind its items give, so a call's union result fits where one of its
+// members does (`let n: int = sum([1, 2])`), as `abs(-3)`'s does, and a
+// `T?` result is not nil-checked, as `llm_model_tier(m)`'s is not; a value
+// no member fits is still an error.
+type LibraryImports interface {
+	// ImportedFromLibrary reports whether the function an import binds
+	// to name (for ns != "", the member name of the namespace import ns)
+	// is declared in an embedded std/* module.
+	ImportedFromLibrary(ns, name string) bool
+}
+
 // LiteralType is the type a literal initialiser gives a binding whatever
 // its elements: int, float, string, bool, nil, list or dict (nil for any
 // other expression).
@@ -165,6 +180,9 @@ type importedFn struct {
 	// foreignNil is the module's declared `T?` result when T is a type the
 	// file does not see, so sig returns any: the call may still be nil.
 	foreignNil types.Type
+	// library marks a function of an embedded std/* module
+	// (LibraryImports): its declared result is held as a builtin's.
+	library bool
 }
 
 // importedCall returns the imported function that call x calls by its
@@ -215,6 +233,9 @@ func (c *checker) imported(ns, name string) *importedFn {
 			}
 		}
 		f = &importedFn{decl: decl, sig: local}
+		if li, ok := c.imports.(LibraryImports); ok {
+			f.library = li.ImportedFromLibrary(ns, name)
+		}
 		if c.foreign(local.Return, ns) {
 			local.Return = types.Any
 			if len(sig.TypeParams) == 0 && nilable(sig.Return) {

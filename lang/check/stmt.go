@@ -688,12 +688,16 @@ func (c *checker) declaredShape(x syntax.Expr, t types.Type) bool {
 // declaredCall reports a call whose type is the result the program
 // declared: a function of this file or one an import binds, named
 // directly or as a namespace member (not generic, whose instantiation the
-// checker infers, nor one of a name declared twice), or a method of a
+// checker infers, nor one of a name declared twice, nor a union or `T?`
+// result of an embedded std/* module: LibraryImports), or a method of a
 // known struct's impl or of an interface (a value of the interface type,
 // or of a type parameter it bounds). Its `T?` or union result is as stated as an
 // annotated binding's type.
 func (c *checker) declaredCall(x syntax.Expr) bool {
 	if f := c.importedCall(x); f != nil {
+		if _, union := types.Underlying(f.sig.Return).(*types.Union); union && f.library {
+			return false // a builtin's union or `T?` result (LibraryImports)
+		}
 		return f.decl.Return != nil && len(f.sig.TypeParams) == 0 && (known(f.sig.Return) || f.foreignNil != nil)
 	}
 	switch call := x.(type) {

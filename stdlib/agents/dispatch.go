@@ -70,7 +70,7 @@ func dispatchSetup(th *vm.Thread, fn string, a vm.Args) (*toolset, bool, error) 
 	if a.Given(2) {
 		o, ok := a.At(2).AsDict()
 		if !ok {
-			return nil, false, vm.Typef("%s: options must be a dict, got %s", fn, a.At(2).Type())
+			return nil, false, lib.BadOptions(fn, a.At(2))
 		}
 		for _, k := range o.Keys() {
 			if k != "tool_errors" {

@@ -56,7 +56,7 @@ func init() {
 		if a.Given(2) {
 			d, ok := a.Dict(2)
 			if !ok {
-				return vm.Value{}, vm.Throwf("%s: options must be a dict {%s}, got %s", fn, strings.Join(handoffOptions, ", "), a.At(2).Type())
+				return vm.Value{}, lib.BadOptions(fn, a.At(2))
 			}
 			for _, k := range d.Keys() {
 				if !slices.Contains(handoffOptions, k) {

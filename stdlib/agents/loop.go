@@ -118,7 +118,7 @@ func readLoop(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value, a *vm.
 	if optsV.IsValid() && !optsV.IsNil() {
 		d, ok := optsV.AsDict()
 		if !ok {
-			return nil, vm.Throwf("%s: options must be a dict, got %s", fn, optsV.Type())
+			return nil, lib.BadOptions(fn, optsV)
 		}
 		opts = d
 	}

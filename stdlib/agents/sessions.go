@@ -191,7 +191,7 @@ func init() {
 		if optsV.IsValid() && !optsV.IsNil() {
 			o, ok := optsV.AsDict()
 			if !ok {
-				return vm.Value{}, vm.Throwf("%s: options must be a dict {system?, messages?}, got %s", fn, optsV.Type())
+				return vm.Value{}, lib.BadOptions(fn, optsV)
 			}
 			if err := lib.CheckOptions(fn, o, []string{"system", "messages"}); err != nil {
 				return vm.Value{}, err

@@ -147,7 +147,7 @@ func spawnAgent(th *vm.Thread, fn string, agentV, prompt, optsV vm.Value, daemon
 	if optsV.IsValid() && !optsV.IsNil() {
 		d, ok := optsV.AsDict()
 		if !ok {
-			return vm.Value{}, vm.Throwf("%s: options must be a dict, got %s", fn, optsV.Type())
+			return vm.Value{}, lib.BadOptions(fn, optsV)
 		}
 		for _, k := range []string{"messages", "transcript", "agent"} {
 			if d.Has(k) {

@@ -47,6 +47,18 @@ func init() {
 		}
 		return countBy(th, "count_by", l.Items(), f)
 	})
+	lib.Def("__check_options", "__check_options(where: string, options, known) -> nil", "the std/* modules' option check: options that are not a dict, or a key not in known, fail as a builtin's do (lib.Options, lib.CheckOptions)", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
+		where := vm.ToDisplay(args.At(0))
+		known, err := keyList("__check_options", args.At(2))
+		if err != nil {
+			return vm.Value{}, err
+		}
+		d, err := lib.Options(where, args.At(1))
+		if err != nil || d == nil {
+			return vm.Nil, err
+		}
+		return vm.Nil, lib.CheckOptions(where, d, known)
+	})
 	lib.Def("__dict_pick", "__dict_pick(d, keys)", "the entries of d named in keys, without nil values", func(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		keys, err := keyList("__dict_pick", args.At(1))
 		if err != nil {

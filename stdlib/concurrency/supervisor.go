@@ -182,7 +182,7 @@ func supervisorStart(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	}
 	s := &Supervisor{name: "supervisor", owner: th, maxRestarts: 3}
 	if o := a.At(1); !o.IsNil() && o.Type() != "dict" {
-		return vm.Value{}, vm.Typef("supervisor_start: options must be a dict, got %s", o.Type())
+		return vm.Value{}, lib.BadOptions("supervisor_start", o)
 	}
 	if opts, ok := a.Dict(1); ok {
 		if err := misspeltKey(opts, "supervisor_start: unknown option %q%s", "name", "max_restarts", "children"); err != nil {

@@ -384,6 +384,25 @@ func (l *keyedLock) canGrant(mode lockMode) bool {
 	return l.held < l.capacity
 }
 
+// resize gives the lock the capacity an acquire asks for (docs/concurrency.md,
+// "Sync permits"): an idle semaphore or gate takes the new one, while one
+// in use (held or waited for) refuses a different one rather than letting
+// a caller that asks for fewer holders in while more hold it.
+func (l *keyedLock) resize(name string, capacity int) error {
+	if l.capacity == capacity {
+		return nil
+	}
+	if l.held == 0 && l.readers == 0 && len(l.waiters) == 0 {
+		l.capacity = capacity
+		return nil
+	}
+	what := "capacity"
+	if l.kind == "gate" {
+		what = "limit"
+	}
+	return vm.Runtimef("%s: %s '%s' is in use with %s %d, got %d", name, l.kind, l.key, what, l.capacity, capacity)
+}
+
 func (l *keyedLock) grant(mode lockMode) {
 	if mode == modeShared {
 		l.readers++
@@ -673,6 +692,10 @@ func acquire(th *vm.Thread, name, kind, key string, capacity int, mode lockMode,
 	if l == nil {
 		l = &keyedLock{vm: th.VM(), kind: kind, key: key, capacity: capacity}
 		reg.locks[kind+":"+key] = l
+	}
+	if err := l.resize(name, capacity); err != nil {
+		reg.mu.Unlock()
+		return vm.Value{}, err
 	}
 	if msg := reg.selfBlock(th, l, mode); msg != "" && timeout < 0 && th.Deadline() == 0 && th.MockDeadline() == 0 && th.VM().Alone() {
 		reg.mu.Unlock()

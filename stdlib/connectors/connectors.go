@@ -83,7 +83,7 @@ func call(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	var opts *vm.Dict
 	if a.Given(3) && !a.At(3).IsNil() {
 		if opts, ok = a.At(3).AsDict(); !ok {
-			return vm.Value{}, vm.Typef("%s: options must be a dict, got %s", name, a.At(3).Type())
+			return vm.Value{}, lib.BadOptions(name, a.At(3))
 		}
 	}
 	c, err := resolve(th, provider.Go(), opts)

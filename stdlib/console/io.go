@@ -29,7 +29,7 @@ func ioReadLine(th *vm.Thread, args vm.Args) (vm.Value, error) {
 	if args.Given(0) {
 		d, ok := args.Dict(0)
 		if !ok {
-			return vm.Value{}, vm.Typef("__io_read_line: options must be a dict, got %s", args.At(0).Type())
+			return vm.Value{}, lib.BadOptions("__io_read_line", args.At(0))
 		}
 		opts = d
 	}

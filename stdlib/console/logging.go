@@ -93,14 +93,14 @@ func init() {
 		io.WriteString(th.VM().Stdout, sb.String())
 		return vm.Nil, nil
 	})
-	lib.Def("timer_start", "timer_start(name = \"default\")", "start a named timer → {name, start_ms}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("timer_start", "timer_start(name = \"default\") -> dict", "start a named timer → {name, start_ms}", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		name := "default"
 		if a.Given(0) {
 			name = a.Text(0)
 		}
 		return vm.Of(lib.DictOf("name", vm.Str(name), "start_ms", vm.IntOf(htime.VMNow(th).UnixMilli()))), nil
 	})
-	lib.Def("timer_end", "timer_end(t)", "write `[timer] NAME: Nms` and return N", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("timer_end", "timer_end(t) -> int", "write `[timer] NAME: Nms` and return N", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		name, start := "default", htime.VMNow(th).UnixMilli()
 		if d, ok := a.Dict(0); ok {
 			if n, ok := d.Get("name"); ok {
@@ -117,7 +117,7 @@ func init() {
 		return vm.IntOf(elapsed), nil
 	})
 
-	lib.Def("circuit_breaker", "circuit_breaker(name, threshold = 5, reset_ms = 30000)", "create or reconfigure a circuit breaker; threshold is an int, reset_ms an int of milliseconds or a duration", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("circuit_breaker", "circuit_breaker(name, threshold = 5, reset_ms = 30000) -> string", "create or reconfigure a circuit breaker; threshold is an int, reset_ms an int of milliseconds or a duration", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		threshold, resetMs := int64(5), int64(30000)
 		if v := a.At(1); a.Given(1) && !v.IsNil() {
 			n, ok := v.AsInt()
@@ -143,7 +143,7 @@ func init() {
 		c.resetMs = resetMs
 		return vm.Str(a.Text(0)), nil
 	})
-	lib.Def("circuit_check", "circuit_check(name)", "\"closed\", \"open\" or \"half_open\"", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("circuit_check", "circuit_check(name) -> string", "\"closed\", \"open\" or \"half_open\"", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		cs := circuitsOf(th)
 		cs.mu.Lock()
 		defer cs.mu.Unlock()
@@ -153,7 +153,7 @@ func init() {
 		}
 		return vm.Str(c.state(htime.VMNow(th).UnixMilli())), nil
 	})
-	lib.Def("circuit_record_failure", "circuit_record_failure(name)", "count a failure; true when it opens the circuit", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("circuit_record_failure", "circuit_record_failure(name) -> bool", "count a failure; true when it opens the circuit", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		cs := circuitsOf(th)
 		cs.mu.Lock()
 		defer cs.mu.Unlock()

@@ -277,7 +277,7 @@ func init() {
 			if a.Given(1) {
 				opts, ok := a.Dict(1)
 				if !ok {
-					return vm.Value{}, vm.Typef("%s: options must be a dict, got %s", name, a.At(1).Type())
+					return vm.Value{}, lib.BadOptions(name, a.At(1))
 				}
 				for _, k := range opts.Keys() {
 					if k != "manifest" && k != "limit" && k != "min_count" {

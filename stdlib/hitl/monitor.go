@@ -29,7 +29,7 @@ func builtinMonitorWait(th *vm.Thread, args vm.Args) (vm.Value, error) {
 	if args.Given(1) {
 		d, ok := args.At(1).AsDict()
 		if !ok {
-			return vm.Value{}, vm.Typef("%s: options must be a dict, got %s", name, args.At(1).Type())
+			return vm.Value{}, lib.BadOptions(name, args.At(1))
 		}
 		for _, k := range d.Keys() {
 			if k != "timeout" && k != "interval" {

@@ -101,7 +101,7 @@ func options(name string, args vm.Args, i int, known ...string) (*vm.Dict, error
 	}
 	d, ok := args.Dict(i)
 	if !ok {
-		return nil, vm.Throwf("%s: options must be a dict, got %s", name, args.At(i).Type())
+		return nil, lib.BadOptions(name, args.At(i))
 	}
 	if err := lib.CheckOptions(name, d, known); err != nil {
 		return nil, err

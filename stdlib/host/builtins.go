@@ -222,7 +222,7 @@ func builtinHostMock(th *vm.Thread, args vm.Args) (vm.Value, error) {
 	if args.Given(2) && !opForm {
 		d, ok := args.Dict(2)
 		if !ok {
-			return vm.Value{}, vm.Throwf("host_mock: options must be a dict, got %s", args.At(2).Type())
+			return vm.Value{}, lib.BadOptions("host_mock", args.At(2))
 		}
 		for _, k := range d.Keys() {
 			found := false

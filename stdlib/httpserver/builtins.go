@@ -69,7 +69,7 @@ func init() {
 		if a.Given(0) && !a.At(0).IsNil() {
 			d, ok := a.Dict(0)
 			if !ok {
-				return vm.Value{}, vm.Typef("http_server: options must be a dict, got %s", a.At(0).Type())
+				return vm.Value{}, lib.BadOptions("http_server", a.At(0))
 			}
 			opts = d
 		}
@@ -195,7 +195,7 @@ func init() {
 		if a.Given(1) && !a.At(1).IsNil() {
 			d, ok := a.Dict(1)
 			if !ok {
-				return vm.Value{}, vm.Typef("http_server_security_headers: options must be a dict, got %s", a.At(1).Type())
+				return vm.Value{}, lib.BadOptions("http_server_security_headers", a.At(1))
 			}
 			var bad error
 			d.Range(func(k string, v vm.Value) bool {
@@ -340,7 +340,7 @@ func init() {
 		var opts *vm.Dict
 		if a.Given(3) && !a.At(3).IsNil() {
 			if opts, ok = a.Dict(3); !ok {
-				return vm.Value{}, vm.Typef("http_server_request: options must be a dict, got %s", a.At(3).Type())
+				return vm.Value{}, lib.BadOptions("http_server_request", a.At(3))
 			}
 		}
 		g, err := s.inProcessRequest("http_server_request", m, p, opts)

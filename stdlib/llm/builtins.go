@@ -36,7 +36,7 @@ func init() {
 			if a.Has(1) && !a.At(1).IsNil() {
 				d, ok := a.Dict(1)
 				if !ok {
-					return vm.Value{}, vm.Throwf("vision_ocr: options must be a dict, got %s", a.At(1).Type())
+					return vm.Value{}, lib.BadOptions("vision_ocr", a.At(1))
 				}
 				opts = d
 			}
@@ -185,7 +185,7 @@ func init() {
 				mdl = vm.ToDisplay(v)
 			}
 		} else if a.Given(0) && !a.At(0).IsNil() {
-			return vm.Value{}, vm.Throwf("llm_config: options must be a dict, got %s", a.At(0).Type())
+			return vm.Value{}, lib.BadOptions("llm_config", a.At(0))
 		}
 		return configValue(th, prov, mdl)
 	})

@@ -59,22 +59,23 @@ func init() {
 	})
 	lib.Def("llm_pick_model", "llm_pick_model(options?) -> string?", `a catalog model id for {tier?: "small"|"mid"|"frontier" (default mid), provider?}; nil when none fits`, func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		tier, want := "mid", ""
-		if a.Given(0) && !a.At(0).IsNil() {
-			d, ok := a.Dict(0)
-			if !ok {
-				return vm.Value{}, vm.Throwf("llm_pick_model: options must be a dict {tier?, provider?}, got %s", a.At(0).Type())
+		d, err := lib.OptionsArg("llm_pick_model", a, 0)
+		if err != nil {
+			return vm.Value{}, err
+		}
+		if err := lib.CheckOptions("llm_pick_model", d, []string{"tier", "provider"}); err != nil {
+			return vm.Value{}, err
+		}
+		if v, ok := d.Get("tier"); ok && !v.IsNil() {
+			tier = strings.ToLower(vm.ToDisplay(v))
+			if _, isStr := v.AsString(); !isStr || !contains(tiers, tier) {
+				return vm.Value{}, vm.Throwf("llm_pick_model: tier must be small, mid or frontier, got %s", lib.Shown(v))
 			}
-			if v, ok := d.Get("tier"); ok && !v.IsNil() {
-				tier = strings.ToLower(vm.ToDisplay(v))
-				if !contains(tiers, tier) {
-					return vm.Value{}, vm.Throwf("llm_pick_model: tier must be small, mid or frontier, got %s", lib.Display(v))
-				}
-			}
-			if v, ok := d.Get("provider"); ok && !v.IsNil() {
-				want = strings.ToLower(vm.ToDisplay(v))
-				if _, ok := providerByName(want); !ok {
-					return vm.Value{}, vm.Throwf("llm_pick_model: unknown provider %q (known: %s)", want, providerNames())
-				}
+		}
+		if v, ok := d.Get("provider"); ok && !v.IsNil() {
+			want = strings.ToLower(vm.ToDisplay(v))
+			if _, ok := providerByName(want); !ok {
+				return vm.Value{}, vm.Throwf("llm_pick_model: unknown provider %q (known: %s)", want, providerNames())
 			}
 		}
 		candidates := []string{want}

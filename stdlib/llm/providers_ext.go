@@ -436,7 +436,7 @@ func init() {
 		if a.Given(optIdx) {
 			o, ok := a.Dict(optIdx)
 			if !ok {
-				return vm.Value{}, vm.Throwf("%s: options must be a dict {timeout_ms?}, got %s", fn, a.At(optIdx).Type())
+				return vm.Value{}, lib.BadOptions(fn, a.At(optIdx))
 			}
 			for _, k := range o.Keys() {
 				if k != "timeout_ms" {

@@ -153,7 +153,7 @@ func newRequest(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value) (*re
 	if optsV.IsValid() && !optsV.IsNil() {
 		d, ok := optsV.AsDict()
 		if !ok {
-			return nil, vm.Throwf("%s: options must be a dict, got %s", fn, optsV.Type())
+			return nil, lib.BadOptions(fn, optsV)
 		}
 		r.options = d
 	}

@@ -303,7 +303,7 @@ func callTool(th *vm.Thread, builtin string, c *Client, a vm.Args) (vm.Value, er
 	if a.Given(2) && !a.At(2).IsNil() {
 		opts, ok := a.Dict(2)
 		if !ok {
-			return vm.Value{}, argErr(builtin, "options must be a dict {timeout?}, got %s", a.At(2).Type())
+			return vm.Value{}, lib.BadOptions(builtin, a.At(2))
 		}
 		for _, k := range opts.Keys() {
 			if k != "timeout" {

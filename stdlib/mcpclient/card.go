@@ -117,7 +117,7 @@ func mcpServerCard(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	if a.Given(1) && !a.At(1).IsNil() {
 		opts, ok := a.Dict(1)
 		if !ok {
-			return vm.Value{}, argErr(builtin, "options must be a dict {timeout?, headers?}, got %s", a.At(1).Type())
+			return vm.Value{}, lib.BadOptions(builtin, a.At(1))
 		}
 		for _, k := range opts.Keys() {
 			if k != "timeout" && k != "headers" {

@@ -106,7 +106,7 @@ func parseConfig(builtin string, a vm.Args) (*config, error) {
 		if a.Given(2) && !a.At(2).IsNil() {
 			d, ok := a.Dict(2)
 			if !ok {
-				return nil, argErr(builtin, "the options must be a dict, got %s", a.At(2).Type())
+				return nil, lib.BadOptions(builtin, a.At(2))
 			}
 			if err := c.apply(builtin, d, true); err != nil {
 				return nil, err

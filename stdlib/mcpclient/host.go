@@ -349,7 +349,7 @@ func spawnOptions(builtin string, s *hostServer, v vm.Value) error {
 	}
 	d, ok := v.AsDict()
 	if !ok {
-		return argErr(builtin, "options must be a dict {max_restarts?, backoff?}, got %s", v.Type())
+		return lib.BadOptions(builtin, v)
 	}
 	for _, k := range d.Keys() {
 		if k != "max_restarts" && k != "backoff" {

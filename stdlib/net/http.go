@@ -189,7 +189,7 @@ func optsArg(name string, a vm.Args, i int) (*vm.Dict, error) {
 	}
 	d, ok := a.Dict(i)
 	if !ok {
-		return nil, vm.Typef("%s: options must be a dict, got %s", name, a.At(i).Type())
+		return nil, lib.BadOptions(name, a.At(i))
 	}
 	return d, nil
 }

@@ -49,7 +49,7 @@ func init() {
 		if a.Given(0) && !a.At(0).IsNil() {
 			d, ok := a.Dict(0)
 			if !ok {
-				return vm.Value{}, vm.Typef("http_session: options must be a dict, got %s", a.At(0).Type())
+				return vm.Value{}, lib.BadOptions("http_session", a.At(0))
 			}
 			if b, ok := optGet(d, "base_url"); ok {
 				s.base = vm.ToDisplay(b)

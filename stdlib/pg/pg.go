@@ -202,7 +202,7 @@ func open(th *vm.Thread, name string, target, extra vm.Value, single bool) (vm.V
 	if extra.IsValid() && !extra.IsNil() {
 		d, ok := extra.AsDict()
 		if !ok {
-			return vm.Value{}, vm.Typef("%s: options must be a dict, got %s", name, extra.Type())
+			return vm.Value{}, lib.BadOptions(name, extra)
 		}
 		if opts == nil {
 			opts = d
@@ -875,7 +875,7 @@ func txOptions(v vm.Value) (pgx.TxOptions, string, error) {
 	}
 	d, ok := v.AsDict()
 	if !ok {
-		return o, begin, vm.Typef("pg_transaction: options must be a dict, got %s", v.Type())
+		return o, begin, lib.BadOptions("pg_transaction", v)
 	}
 	var err error
 	d.Range(func(k string, x vm.Value) bool {

@@ -41,7 +41,7 @@ func init() {
 			if a.Given(1) {
 				opts, ok := a.Dict(1)
 				if !ok {
-					return vm.Value{}, vm.Typef("%s: options must be a dict, got %s", name, a.At(1).Type())
+					return vm.Value{}, lib.BadOptions(name, a.At(1))
 				}
 				var err error
 				opts.Range(func(k string, v vm.Value) bool {

@@ -291,7 +291,7 @@ func sourcePaths(th *vm.Thread, s metaStore, name string, a vm.Args, i int) ([]s
 	}
 	opts, ok := a.Dict(i)
 	if !ok {
-		return nil, false, vm.Typef("%s: options must be a dict, got %s", name, a.At(i).Type())
+		return nil, false, lib.BadOptions(name, a.At(i))
 	}
 	var out []string
 	given := false

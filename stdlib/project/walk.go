@@ -54,7 +54,7 @@ func optionsOf(name string, a vm.Args, i int, o walkOptions) (walkOptions, error
 	}
 	d, ok := a.Dict(i)
 	if !ok {
-		return o, vm.Typef("%s: options must be a dict, got %s", name, a.At(i).Type())
+		return o, lib.BadOptions(name, a.At(i))
 	}
 	var err error
 	d.Range(func(k string, v vm.Value) bool {

@@ -44,7 +44,7 @@ func newMemoryCall(th *vm.Thread, fn string, namespace, options vm.Value) (*memo
 	if options.IsValid() && !options.IsNil() {
 		d, ok := options.AsDict()
 		if !ok {
-			return nil, vm.Typef("%s: options must be a dict, got %s", fn, options.Type())
+			return nil, lib.BadOptions(fn, options)
 		}
 		for _, k := range d.Keys() {
 			if !slices.Contains(memoryKeys[fn], k) {

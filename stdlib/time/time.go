@@ -286,7 +286,7 @@ func init() {
 		th.VM().MockTime(ms)
 		return vm.Nil, nil
 	})
-	lib.Def("advance_time", "advance_time(ms)", "advance a mocked clock by ms, a non-negative number or duration; the new wall ms", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	lib.Def("advance_time", "advance_time(ms) -> int", "advance a mocked clock by ms, a non-negative number or duration; the new wall ms", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		ms, err := mockMillis("advance_time", a)
 		if err != nil {
 			return vm.Value{}, err

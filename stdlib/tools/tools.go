@@ -82,6 +82,9 @@ func init() {
 		return vm.Of(r), nil
 	})
 	lib.Def("__tool_registry_from", "__tool_registry_from(definitions, options?)", "std/tools tool_registry_from", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		if _, err := lib.Options("tool_registry_from", a.At(1)); err != nil {
+			return vm.Value{}, err
+		}
 		r, err := tool.RegistryFrom(a.At(0), a.At(1), toolCache(th))
 		if err != nil {
 			return vm.Value{}, toolErr(err)

@@ -141,7 +141,7 @@ func init() {
 		if a.Given(3) {
 			o, ok := a.Dict(3)
 			if !ok {
-				return vm.Value{}, vm.Throwf("add_tool_result: options must be a dict {name?, is_error?}, got %s", a.At(3).Type())
+				return vm.Value{}, lib.BadOptions("add_tool_result", a.At(3))
 			}
 			if err := checkKeys("add_tool_result", "option", o, "name", "is_error"); err != nil {
 				return vm.Value{}, err
@@ -200,7 +200,7 @@ func init() {
 		if a.Given(1) {
 			o, ok := a.Dict(1)
 			if !ok {
-				return vm.Value{}, vm.Throwf("%s: options must be a dict {id?, metadata?}, got %s", fn, a.At(1).Type())
+				return vm.Value{}, lib.BadOptions(fn, a.At(1))
 			}
 			if err := checkKeys(fn, "option", o, "id", "metadata"); err != nil {
 				return vm.Value{}, err
@@ -245,7 +245,7 @@ func init() {
 		if a.Given(1) {
 			o, ok := a.Dict(1)
 			if !ok {
-				return vm.Value{}, vm.Throwf("%s: options must be a dict {max_chars?}, got %s", fn, a.At(1).Type())
+				return vm.Value{}, lib.BadOptions(fn, a.At(1))
 			}
 			if err := checkKeys(fn, "option", o, "max_chars"); err != nil {
 				return vm.Value{}, err
@@ -288,7 +288,7 @@ func init() {
 		if a.Given(1) {
 			o, ok := a.Dict(1)
 			if !ok {
-				return vm.Value{}, vm.Throwf("%s: options must be a dict {at?, id?, metadata?}, got %s", fn, a.At(1).Type())
+				return vm.Value{}, lib.BadOptions(fn, a.At(1))
 			}
 			if err := checkKeys(fn, "option", o, "at", "id", "metadata"); err != nil {
 				return vm.Value{}, err

@@ -48,7 +48,7 @@ func compactArgs(fn string, tv, optsV vm.Value, shape string, known ...string) (
 	}
 	o, ok := optsV.AsDict()
 	if !ok {
-		return nil, nil, nil, vm.Throwf("%s: options must be a dict {%s}, got %s", fn, shape, optsV.Type())
+		return nil, nil, nil, lib.BadOptions(fn, optsV)
 	}
 	if err := checkKeys(fn, "option", o, known...); err != nil {
 		return nil, nil, nil, err
@@ -261,7 +261,7 @@ func AutoCompact(th *vm.Thread, fn string, tv, opts vm.Value) (vm.Value, error) 
 	if !opts.IsNil() {
 		d, ok := opts.AsDict()
 		if !ok {
-			return vm.Value{}, vm.Throwf("%s: options must be a dict {max_tokens?, keep_last?, summarizer?, llm?, summary_chars?}, got %s", fn, opts.Type())
+			return vm.Value{}, lib.BadOptions(fn, opts)
 		}
 		if err := checkKeys(fn, "option", d, compactOptions...); err != nil {
 			return vm.Value{}, err

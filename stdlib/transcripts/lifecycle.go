@@ -212,7 +212,7 @@ func summarizeOptions(fn string, v vm.Value, extra ...string) (*vm.Dict, vm.Valu
 		d, ok := v.AsDict()
 		known := append([]string{"summarizer", "llm", "max_chars"}, extra...)
 		if !ok {
-			return nil, vm.Value{}, vm.Value{}, 0, vm.Throwf("%s: options must be a dict {%s}, got %s", fn, strings.Join(known, ", "), v.Type())
+			return nil, vm.Value{}, vm.Value{}, 0, lib.BadOptions(fn, v)
 		}
 		if err := checkKeys(fn, "option", d, known...); err != nil {
 			return nil, vm.Value{}, vm.Value{}, 0, err
@@ -370,7 +370,7 @@ func init() {
 		if a.Given(1) {
 			o, ok := a.Dict(1)
 			if !ok {
-				return vm.Value{}, vm.Throwf("%s: options must be a dict {keep_system?}, got %s", fn, a.At(1).Type())
+				return vm.Value{}, lib.BadOptions(fn, a.At(1))
 			}
 			if err := checkKeys(fn, "option", o, "keep_system"); err != nil {
 				return vm.Value{}, err
@@ -588,7 +588,7 @@ func init() {
 		}
 		o, ok := a.Dict(1)
 		if !ok {
-			return vm.Value{}, vm.Throwf("%s: options must be a dict {budget, query?, min_tokens?, max_items?}, got %s", fn, a.At(1).Type())
+			return vm.Value{}, lib.BadOptions(fn, a.At(1))
 		}
 		if err := checkKeys(fn, "option", o, "budget", "query", "min_tokens", "max_items"); err != nil {
 			return vm.Value{}, err

@@ -215,7 +215,7 @@ func harness(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	if a.Has(0) && a.At(0).Kind() != vm.KNil {
 		opts, ok := a.Dict(0)
 		if !ok {
-			return vm.Value{}, vm.Runtimef("%s: expected dict at argument 1 (options), got %s", name, a.At(0).Type())
+			return vm.Value{}, lib.BadOptions(name, a.At(0))
 		}
 		var err error
 		opts.Range(func(k string, v vm.Value) bool {

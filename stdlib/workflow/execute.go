@@ -74,7 +74,10 @@ func parseOptions(fn string, v vm.Value) (execOptions, error) {
 	}
 	d, ok := v.AsDict()
 	if !ok {
-		return o, vm.Typef("%s: options must be a dict, got %s", fn, v.Type())
+		return o, lib.BadOptions(fn, v)
+	}
+	if err := lib.CheckOptions(fn, d, []string{"id", "max_steps", "max_continues"}); err != nil {
+		return o, err
 	}
 	for _, k := range d.Keys() {
 		fv := lib.Get(d, k)
@@ -96,8 +99,6 @@ func parseOptions(fn string, v vm.Value) (execOptions, error) {
 				return o, vm.Runtimef("%s: max_continues must be a non-negative int, got %s", fn, vm.ToDisplay(fv))
 			}
 			o.maxContinues = int64(n)
-		default:
-			return o, vm.Runtimef("%s: unknown option %q%s (expected id, max_steps, max_continues)", fn, k, lib.DidYouMean(k, []string{"id", "max_steps", "max_continues"}))
 		}
 	}
 	return o, nil

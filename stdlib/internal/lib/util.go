@@ -38,18 +38,36 @@ func Get(d *vm.Dict, k string) vm.Value {
 	return vm.Nil
 }
 
-// OptionsArg is the options dict at argument i of builtin name: an
-// empty dict when the argument is absent or nil, a runtime error when it
-// is anything else.
-func OptionsArg(name string, a vm.Args, i int) (*vm.Dict, error) {
-	if !a.Has(i) || a.At(i).IsNil() {
-		return vm.NewDict(), nil
+// Options is v as the options dict of builtin where, the one check every
+// builtin makes of its options argument: nil (no options) for nil, else
+// `Type error: WHERE: options must be a dict, got T`. CheckOptions then
+// refuses the keys it does not know.
+func Options(where string, v vm.Value) (*vm.Dict, error) {
+	if !v.IsValid() || v.IsNil() {
+		return nil, nil
 	}
-	d, ok := a.Dict(i)
+	d, ok := v.AsDict()
 	if !ok {
-		return nil, vm.Runtimef("%s: expected dict at argument %d, got %s", name, i+1, a.At(i).Type())
+		return nil, BadOptions(where, v)
 	}
 	return d, nil
+}
+
+// BadOptions is the failure of builtin where given options v that are not
+// a dict: `Type error: WHERE: options must be a dict, got T`, one wording
+// for every builtin.
+func BadOptions(where string, v vm.Value) error {
+	return vm.Typef("%s: options must be a dict, got %s", where, v.Type())
+}
+
+// OptionsArg is the options dict at argument i of builtin name (Options):
+// an empty dict when the argument is absent or nil.
+func OptionsArg(name string, a vm.Args, i int) (*vm.Dict, error) {
+	d, err := Options(name, a.At(i))
+	if d == nil && err == nil {
+		d = vm.NewDict()
+	}
+	return d, err
 }
 
 // ArgCountError is the `[T] NAME requires N arguments` failure.

@@ -30,7 +30,8 @@ func TestOptionsArg(t *testing.T) {
 		t.Errorf("OptionsArg of a dict = %v, %v; want the dict", d, err)
 	}
 	_, err := OptionsArg("f", vm.Args{vm.Str("x"), vm.IntOf(3)}, 1)
-	if err == nil || err.Error() != "Runtime error: f: expected dict at argument 2, got int" {
+	// docs/spec/builtins.md: one wording for every builtin's bad options
+	if err == nil || err.Error() != "Type error: f: options must be a dict, got int" {
 		t.Errorf("OptionsArg of an int: error %v", err)
 	}
 }
