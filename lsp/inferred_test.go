@@ -105,3 +105,63 @@ func TestMemberCompletionOfInferredTypes(t *testing.T) {
 		t.Errorf("cfg. (a dict) offers %.300v", got)
 	}
 }
+
+// docs/lsp.md (Completion): the receiver is the binding of its name
+// declared nearest above the cursor (two functions may each have an `s`),
+// an inferred struct offers its fields and impl methods only, and a
+// method's detail leaves out `self`.
+func TestMemberCompletionPicksBindingAboveCursor(t *testing.T) {
+	dir := t.TempDir()
+	src := "struct Q {\n  a: int\n  b: int\n}\nimpl Q {\n  fn m(self, k: int) -> int {\n    return self.a + k\n  }\n}\nfn mk() -> Q {\n  return Q { a: 1, b: 2 }\n}\nfn one() {\n  let s = [1, 2]\n  println(s)\n}\nfn two() {\n  let s = \"x\"\n  println(s)\n}\nlet q = mk()\nprintln(q)\n"
+	path := filepath.Join(dir, "main.harn")
+	os.WriteFile(path, []byte(src), 0o644)
+	uri := "file://" + path
+	c := startServer(t, dir)
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "harn", "version": 1, "text": src}})
+	c.diagnostics(uri)
+	version := 1
+	complete := func(text string, line, col int) map[string]string {
+		t.Helper()
+		version++
+		c.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": uri, "version": version},
+			"contentChanges": []any{map[string]any{"text": text}}})
+		c.diagnostics(uri)
+		res := c.request("textDocument/completion", map[string]any{"textDocument": map[string]any{"uri": uri},
+			"position": pos(line, col), "context": map[string]any{"triggerKind": 2, "triggerCharacter": "."}})
+		items, _ := res.([]any)
+		if m, ok := res.(map[string]any); ok {
+			items, _ = m["items"].([]any)
+		}
+		out := map[string]string{}
+		for _, it := range items {
+			m := it.(map[string]any)
+			detail, _ := m["detail"].(string)
+			out[m["label"].(string)] = detail
+		}
+		return out
+	}
+	// `s.` inside one(), whose s is a list, above two()'s string s
+	lines := strings.Split(src, "\n")
+	lines[14] = "  s."
+	got := complete(strings.Join(lines, "\n"), 14, 4)
+	if _, ok := got["map"]; !ok {
+		t.Errorf("s. in one() (a list) lacks map: %v", got)
+	}
+	if _, ok := got["trim"]; ok {
+		t.Errorf("s. in one() (a list) offers the string method trim")
+	}
+	got = complete(src+"q.", 22, 2)
+	for _, want := range []string{"a", "b", "m"} {
+		if _, ok := got[want]; !ok {
+			t.Errorf("q. lacks %s: %v", want, got)
+		}
+	}
+	for _, builtin := range []string{"trim", "keys", "map"} {
+		if _, ok := got[builtin]; ok {
+			t.Errorf("q. (a struct) offers the builtin method %s", builtin)
+		}
+	}
+	if d := got["m"]; d != "(Q method) fn(int) -> int" {
+		t.Errorf("detail of m = %q, want it without self", d)
+	}
+}

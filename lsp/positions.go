@@ -174,6 +174,7 @@ func identAtCursor(toks []syntax.Token, p syntax.Pos) (syntax.Token, bool) {
 	return syntax.Token{}, false
 }
 
+// before reports whether a comes before b in the file.
 func before(a, b syntax.Pos) bool {
 	return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/harnlang/harn/lang/resolve"
 	"github.com/harnlang/harn/lang/syntax"
+	"github.com/harnlang/harn/lang/types"
 	"github.com/harnlang/harn/stdlib/std"
 	"github.com/tliron/glsp"
 	protocol "github.com/tliron/glsp/protocol_3_16"
@@ -206,7 +207,7 @@ func (s *Server) completion(_ *glsp.Context, p *protocol.CompletionParams) (any,
 		if a == nil {
 			return []protocol.CompletionItem{}, nil
 		}
-		return a.memberCompletions(recvName), nil
+		return a.memberCompletions(recvName, pos), nil
 	}
 	if a == nil {
 		return []protocol.CompletionItem{}, nil
@@ -353,10 +354,11 @@ func completionKind(b *resolve.Binding) protocol.CompletionItemKind {
 	return protocol.CompletionItemKindVariable
 }
 
-// memberCompletions offers what may follow `recv.`: an enum's variants,
-// the exports of a namespace import, a struct's fields when recv is a
-// parameter annotated with a struct type, otherwise the builtin methods.
-func (a *analysis) memberCompletions(recv string) []protocol.CompletionItem {
+// memberCompletions offers what may follow `recv.` at pos: an enum's
+// variants, the exports of a namespace import, a struct's fields and impl
+// methods when recv is annotated or inferred as a struct, otherwise the
+// builtin methods (of recv's kind when the checker knows it).
+func (a *analysis) memberCompletions(recv string, pos syntax.Pos) []protocol.CompletionItem {
 	var out []protocol.CompletionItem
 	kinds := receiverKinds
 	if recv != "" {
@@ -381,12 +383,14 @@ func (a *analysis) memberCompletions(recv string) []protocol.CompletionItem {
 			}
 			return out
 		}
-		b := a.lastBinding(recv)
+		b := a.bindingBefore(recv, pos)
 		inferred := a.inferredStruct(b)
 		if st := a.structOf(recv); st != nil {
 			for _, f := range st.Fields {
 				out = append(out, item(f.Name, protocol.CompletionItemKindField, st.Name+"."+f.Name, ""))
 			}
+			// a struct has no builtin methods
+			kinds = nil
 		} else if inferred != nil {
 			for _, f := range inferred.Fields {
 				out = append(out, item(f.Name, protocol.CompletionItemKindField, inferred.Name+"."+f.Name+": "+f.Type.String(), f.Doc))
@@ -394,8 +398,10 @@ func (a *analysis) memberCompletions(recv string) []protocol.CompletionItem {
 		}
 		if inferred != nil {
 			for _, m := range inferred.Methods {
-				out = append(out, item(m.Name, protocol.CompletionItemKindMethod, "("+inferred.Name+" method) "+m.Type.String(), ""))
+				out = append(out, item(m.Name, protocol.CompletionItemKindMethod, "("+inferred.Name+" method) "+withoutSelf(m).String(), ""))
 			}
+			// a struct has no builtin methods
+			kinds = nil
 		}
 		for _, k := range a.dictKeysOf(recv) {
 			out = append(out, item(k, protocol.CompletionItemKindField, recv+"."+k, ""))
@@ -421,17 +427,29 @@ func (a *analysis) memberCompletions(recv string) []protocol.CompletionItem {
 	return out
 }
 
-// lastBinding is the last binding of the file named name (completion
-// reads the receiver by name: the text being typed has not been
-// analysed), nil when there is none.
-func (a *analysis) lastBinding(name string) *resolve.Binding {
+// bindingBefore is the binding named name declared nearest before pos
+// (completion reads the receiver by name: the text being typed has not
+// been analysed), nil when there is none. Two functions may each have a
+// local of the name; the one above the cursor is the one being used.
+func (a *analysis) bindingBefore(name string, pos syntax.Pos) *resolve.Binding {
 	var found *resolve.Binding
 	for _, b := range a.bindings {
-		if b.Name == name {
+		if b.Name == name && before(b.Pos, pos) && (found == nil || before(found.Pos, b.Pos)) {
 			found = b
 		}
 	}
 	return found
+}
+
+// withoutSelf is an impl method's signature as a caller sees it, without
+// its leading `self`.
+func withoutSelf(m types.Method) *types.Func {
+	if len(m.Type.Params) > 0 && m.Type.Params[0].Name == "self" {
+		f := *m.Type
+		f.Params = f.Params[1:]
+		return &f
+	}
+	return m.Type
 }
 
 // exportKind is the completion kind of a module's exported declaration.

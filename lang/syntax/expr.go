@@ -247,11 +247,14 @@ func (c cursor) postfix() Expr {
 			x = c.subscript(x, true)
 		case isPunct(t, ".") && !c.atSpread(), isPunct(t, "?."):
 			c.next()
+			nameTok := c.peek()
 			name := c.memberName()
 			var targs []TypeExpr
-			if isPunct(c.peek(), "<") && c.genericCallAhead() {
+			if lt := c.peek(); isPunct(lt, "<") && lt.Pos.Offset == nameTok.Pos.Offset+len(nameTok.Value) && c.genericCallAhead() {
 				// `xs.map<string>(f)`: explicit type arguments, as for
-				// `id<int>(5)` (docs/spec/language.md §9.2)
+				// `id<int>(5)` (docs/spec/language.md §9.2). The `<` must
+				// touch the name, so a comparison such as
+				// `f(p.x < hi, lo > (2))` keeps its April reading.
 				targs = c.typeArgs()
 			}
 			if (targs != nil || isPunct(c.peek(), "(")) && !c.nl() {
