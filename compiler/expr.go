@@ -353,6 +353,31 @@ func (f *fcomp) exprOrNil(e syntax.Expr) {
 	f.expr(e)
 }
 
+// variantDefaults pushes the defaults of the payload fields a variant
+// call of an enum declared in the file leaves out (literals, checked by
+// the parser) and returns how many it pushed.
+func (f *fcomp) variantDefaults(enum, variant string, args []syntax.Expr) int {
+	d := f.c.info.EnumDecl(enum)
+	if d == nil || hasSpread(args) {
+		return 0
+	}
+	for _, v := range d.Variants {
+		if v.Name != variant {
+			continue
+		}
+		n := 0
+		for _, p := range v.Params[min(len(args), len(v.Params)):] {
+			if p.Default == nil {
+				break
+			}
+			f.expr(p.Default)
+			n++
+		}
+		return n
+	}
+	return 0
+}
+
 func (f *fcomp) isEnumRef(id *syntax.Ident) bool {
 	if !f.c.info.IsEnum(id.Name) {
 		return false
@@ -589,8 +614,9 @@ func (f *fcomp) methodCall(e *syntax.MethodCall) {
 		for _, a := range e.Args {
 			f.expr(a)
 		}
+		n := len(e.Args) + f.variantDefaults(id.Name, e.Name, e.Args)
 		f.line(e.At)
-		f.emit(MAKE_VARIANT, f.name(id.Name), f.name(e.Name), len(e.Args))
+		f.emit(MAKE_VARIANT, f.name(id.Name), f.name(e.Name), n)
 		return
 	}
 	if borrowingMethods[e.Name] {

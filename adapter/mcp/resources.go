@@ -185,6 +185,17 @@ func (p provider) Prompts(*protocol.Request) ([]any, *protocol.Error) {
 	return items, nil
 }
 
+// requiredArgs names the prompt arguments declared required.
+func requiredArgs(args []tool.PromptArgument) []string {
+	var out []string
+	for _, a := range args {
+		if a.Required {
+			out = append(out, a.Name)
+		}
+	}
+	return out
+}
+
 func findPrompt(sf *Surface, name string) *tool.Prompt {
 	for _, p := range sf.Prompts {
 		if p.Name == name {
@@ -210,21 +221,12 @@ func (p provider) promptsGet(x *protocol.Call) any {
 		}
 		return protocol.UnknownPrompt(name)
 	}
-	args := jsonv.NewObject(0)
-	if av, ok := x.Params().Get("arguments"); ok && av != nil {
-		o, ok := av.(*jsonv.Object)
-		if !ok {
-			return protocol.InvalidParams("prompts/get: arguments must be an object")
-		}
-		args = o
-	}
-	for _, a := range pr.Arguments {
-		// A null argument is missing, as on the orchestrator
-		// (docs/spec/orchestrator.md §7): the handler never sees nil for
-		// an argument it requires.
-		if v, ok := args.Get(a.Name); a.Required && (!ok || v == nil) {
-			return protocol.InvalidParams("Missing required argument: " + a.Name)
-		}
+	// A null argument is missing, as on the orchestrator
+	// (docs/spec/orchestrator.md §7): the handler never sees nil for an
+	// argument it requires, nor a value that is not a string.
+	args, bad := protocol.StringPromptArguments(x.Params(), requiredArgs(pr.Arguments))
+	if bad != nil {
+		return bad
 	}
 	v, res := p.callHandler(x, sf, pr.Handler, tool.FromJSON(args), "prompt")
 	if res != nil {

@@ -47,6 +47,12 @@ func TestPrompts(t *testing.T) {
 	// null is missing, as on the orchestrator: the handler is not run
 	// with nil.
 	jsonEq(t, "null", s.rpcErr("prompts/get", map[string]any{"name": "review", "arguments": map[string]any{"code": nil}}), `{"code":-32602,"message":"Missing required argument: code"}`)
+	// MCP prompt arguments are strings: another value is refused before
+	// the handler runs, in the orchestrator's words
+	// (docs/spec/mcp-projection.md §14, docs/spec/orchestrator.md §7).
+	jsonEq(t, "number", s.rpcErr("prompts/get", map[string]any{"name": "review", "arguments": map[string]any{"code": 5}}), `{"code":-32602,"message":"prompt argument code must be a string, got number"}`)
+	jsonEq(t, "undeclared boolean", s.rpcErr("prompts/get", map[string]any{"name": "review", "arguments": map[string]any{"code": "x", "extra": true}}), `{"code":-32602,"message":"prompt argument extra must be a string, got boolean"}`)
+	jsonEq(t, "not an object", s.rpcErr("prompts/get", map[string]any{"name": "review", "arguments": []any{"x"}}), `{"code":-32602,"message":"prompt arguments must be an object"}`)
 	jsonEq(t, "no name", s.rpcErr("prompts/get", map[string]any{}), `{"code":-32602,"message":"Invalid params: prompts/get requires params.name, the prompt name"}`)
 	jsonEq(t, "completion without ref.name", s.rpcErr("completion/complete", map[string]any{"ref": map[string]any{"type": "ref/prompt"}, "argument": map[string]any{"name": "code", "value": ""}}),
 		`{"code":-32602,"message":"completion ref.name is required for ref/prompt"}`)

@@ -922,6 +922,21 @@ func (c *checker) isEnumRef(id *syntax.Ident) bool {
 	return c.info.IsEnum(id.Name)
 }
 
+// variantRequired is how many payload arguments a call of variant v
+// needs: the fields before the first defaulted one, for an enum declared
+// in the file (the compiler fills in its defaults), else all of them.
+func (c *checker) variantRequired(enum string, v types.Variant) int {
+	if c.info.EnumDecl(enum) == nil {
+		return len(v.Fields)
+	}
+	for i, f := range v.Fields {
+		if f.Optional {
+			return i
+		}
+	}
+	return len(v.Fields)
+}
+
 // variant checks `Enum.Variant` / `Enum.Variant(args)` (docs/spec/language.md
 // §10.1) and returns the enum's type. args is nil for the bare form.
 func (c *checker) variant(enum, name string, args []syntax.Expr, pos syntax.Pos, called bool) types.Type {
@@ -957,8 +972,12 @@ func (c *checker) variant(enum, name string, args []syntax.Expr, pos syntax.Pos,
 		c.warnf(pos, "Unknown variant '%s' in enum '%s'", name, enum)
 		return &types.Named{Decl: d}
 	}
-	if called && !hasSpread(args) && len(args) != len(v.Fields) {
-		c.warnf(pos, "%s.%s expects %d argument(s), got %d", enum, name, len(v.Fields), len(args))
+	if lo := c.variantRequired(enum, v); called && !hasSpread(args) && (len(args) < lo || len(args) > len(v.Fields)) {
+		want := fmt.Sprint(len(v.Fields))
+		if lo < len(v.Fields) {
+			want = fmt.Sprint(lo) + "-" + want
+		}
+		c.warnf(pos, "%s.%s expects %s argument(s), got %d", enum, name, want, len(args))
 	}
 	if !hasSpread(args) {
 		for i, f := range v.Fields {

@@ -154,6 +154,7 @@ type Info struct {
 	Warnings diag.List
 
 	enums       map[string]bool
+	enumDecls   map[string]*syntax.EnumDecl
 	structs     map[string]*syntax.StructDecl
 	methodImpls map[*syntax.MethodCall][]ImplRef
 	// undo puts back, in reverse order, the nodes resolution replaced

@@ -25,9 +25,10 @@ func File(f *syntax.File, opts Options) *Info {
 			InterpToString:  map[*syntax.InterpString]*Ref{},
 			LocalNames:      map[*syntax.Ident][]string{},
 		},
-		enums:    map[string]bool{"Result": true},
-		variants: map[string][]string{"Ok": {"Result"}, "Err": {"Result"}},
-		structs:  map[string]*syntax.StructDecl{},
+		enums:     map[string]bool{"Result": true},
+		variants:  map[string][]string{"Ok": {"Result"}, "Err": {"Result"}},
+		structs:   map[string]*syntax.StructDecl{},
+		enumDecls: map[string]*syntax.EnumDecl{},
 	}
 	r.run()
 	return r.info
@@ -57,7 +58,10 @@ type resolver struct {
 	enums    map[string]bool
 	variants map[string][]string // variant name → the enums declaring it (bare patterns)
 	structs  map[string]*syntax.StructDecl
-	aliases  map[string]*syntax.TypeDecl // the file's type aliases (syntax.TypeAliases)
+	// enumDecls are the enums declared in the file (or earlier REPL
+	// input), by name: the first declaration of each
+	enumDecls map[string]*syntax.EnumDecl
+	aliases   map[string]*syntax.TypeDecl // the file's type aliases (syntax.TypeAliases)
 	// baseNames caches global and predeclared names for suggestions.
 	baseNames []string
 	impls     implSites
@@ -77,6 +81,10 @@ type resolver struct {
 
 // IsEnum reports whether name is an enum declared in the file (or Result).
 func (in *Info) IsEnum(name string) bool { return in.enums[name] }
+
+// EnumDecl returns the enum declaration named name in the file, or nil
+// (an imported enum, or none).
+func (in *Info) EnumDecl(name string) *syntax.EnumDecl { return in.enumDecls[name] }
 
 // Struct returns the struct declaration named name anywhere in the file.
 func (in *Info) Struct(name string) *syntax.StructDecl { return in.structs[name] }
@@ -101,6 +109,7 @@ func (r *resolver) run() {
 	r.collectTypes(r.file.Items)
 	r.info.Module = r.opts.Module
 	r.info.enums = r.enums
+	r.info.enumDecls = r.enumDecls
 	r.info.structs = r.structs
 
 	for _, it := range r.file.Items {
@@ -135,6 +144,7 @@ func (r *resolver) run() {
 			continue // declared again by the file
 		}
 		r.enums[d.Name] = true
+		r.enumDecls[d.Name] = d
 		for _, v := range d.Variants {
 			r.variants[v.Name] = append(r.variants[v.Name], d.Name)
 		}
@@ -221,6 +231,9 @@ func (r *resolver) collectTypes(stmts []syntax.Stmt) {
 		switch d := s.(type) {
 		case *syntax.EnumDecl:
 			r.enums[d.Name] = true
+			if r.enumDecls[d.Name] == nil {
+				r.enumDecls[d.Name] = d
+			}
 			for _, v := range d.Variants {
 				r.variants[v.Name] = append(r.variants[v.Name], d.Name)
 			}

@@ -701,10 +701,31 @@ func (g *enumG) ast() *EnumDecl {
 			if vd.Params == nil {
 				vd.Params = []*Param{}
 			}
+			for _, p := range vd.Params {
+				if p.Default != nil && !literalDefault(p.Default) {
+					failAt(ExprStart(p.Default), "An enum variant field's default must be a literal (a number, string, bool, duration or nil)")
+				}
+			}
 		}
 		d.Variants = append(d.Variants, vd)
 	}
 	return d
+}
+
+// literalDefault reports whether e may default an enum variant field:
+// a literal, built where the variant is, so it means the same there
+// (docs/language.md, Enums).
+func literalDefault(e Expr) bool {
+	switch x := e.(type) {
+	case *IntLit, *FloatLit, *DurationLit, *StringLit, *BoolLit, *NilLit:
+		return true
+	case *UnaryExpr:
+		switch x.X.(type) {
+		case *IntLit, *FloatLit:
+			return x.Op == "-"
+		}
+	}
+	return false
 }
 
 type typeDeclG struct {

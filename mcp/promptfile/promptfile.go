@@ -425,19 +425,15 @@ var renderVM = sync.OnceValue(func() *vm.VM { return vm.New(stdlib.NewUniverse(s
 // images; a missing required argument is -32602, a render failure
 // -32603.
 func (p *Prompt) Get(params *jsonv.Object) any {
-	av, has := params.Get("arguments")
-	args, isObj := av.(*jsonv.Object)
-	if has && av != nil && !isObj {
-		return protocol.InvalidParams("prompt arguments must be an object")
-	}
-	if args == nil {
-		args = jsonv.NewObject(0)
-	}
+	var required []string
 	for _, a := range p.Args {
-		v, ok := args.Get(a.Name)
-		if a.Required && (!ok || v == nil) {
-			return protocol.InvalidParams("Missing required argument: " + a.Name)
+		if a.Required {
+			required = append(required, a.Name)
 		}
+	}
+	args, bad := protocol.PromptArguments(params, required)
+	if bad != nil {
+		return bad
 	}
 	bindings := vm.NewDict()
 	args.Range(func(k string, v any) bool {

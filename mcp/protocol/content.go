@@ -1,6 +1,10 @@
 package protocol
 
-import "github.com/harnlang/harn/internal/jsonv"
+import (
+	"fmt"
+
+	"github.com/harnlang/harn/internal/jsonv"
+)
 
 // The result shapes both servers build for their providers: content
 // blocks, tool failures, prompt messages and resource contents.
@@ -87,6 +91,47 @@ func PromptDocument(name, title, description string, args []PromptArgument) *jso
 // UnknownPrompt is the error for a prompts/get or completion of a
 // prompt the server does not have.
 func UnknownPrompt(name string) *Error { return InvalidParams("Unknown prompt: " + name) }
+
+// PromptArguments checks the arguments of a prompts/get request for
+// both MCP servers, the script surface (docs/spec/mcp-projection.md §14)
+// and the orchestrator (docs/spec/orchestrator.md §7), so they refuse
+// alike: absent or null is no arguments, anything else must be an
+// object, and each name in required must be present and not null (null
+// counts as left out). Errors are -32602.
+func PromptArguments(params *jsonv.Object, required []string) (*jsonv.Object, *Error) {
+	av, _ := params.Get("arguments")
+	if av == nil {
+		av = jsonv.NewObject(0)
+	}
+	args, ok := av.(*jsonv.Object)
+	if !ok {
+		return nil, InvalidParams("prompt arguments must be an object")
+	}
+	for _, name := range required {
+		if v, ok := args.Get(name); !ok || v == nil {
+			return nil, InvalidParams("Missing required argument: " + name)
+		}
+	}
+	return args, nil
+}
+
+// StringPromptArguments is PromptArguments for a prompt whose handler
+// takes the arguments as MCP types them, strings: any other value but
+// null is refused, naming the argument, before the handler runs. (Prompt
+// files render JSON values too, for their {{ for }} and {{ if }} blocks.)
+func StringPromptArguments(params *jsonv.Object, required []string) (*jsonv.Object, *Error) {
+	args, bad := PromptArguments(params, required)
+	if bad != nil {
+		return nil, bad
+	}
+	for i := range args.Len() {
+		k, v := args.At(i)
+		if _, ok := v.(string); !ok && v != nil {
+			return nil, InvalidParams(fmt.Sprintf("prompt argument %s must be a string, got %s", k, jsonv.TypeName(v)))
+		}
+	}
+	return args, nil
+}
 
 // UnknownPromptArgument is the error for a completion of an argument
 // the prompt does not declare.

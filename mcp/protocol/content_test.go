@@ -32,3 +32,49 @@ func TestResultShapes(t *testing.T) {
 		t.Errorf("UnknownPromptArgument: %+v", e)
 	}
 }
+
+// TestPromptArguments pins the prompts/get argument check both servers
+// share (docs/spec/mcp-projection.md §14, docs/spec/orchestrator.md §7);
+// for a script handler MCP prompt arguments are strings, so another
+// value is -32602 naming the argument before the handler runs.
+func TestPromptArguments(t *testing.T) {
+	required := []string{"code"}
+	for _, c := range []struct{ params, want string }{
+		{`{"name":"p","arguments":{"code":5}}`, "prompt argument code must be a string, got number"},
+		{`{"name":"p","arguments":{"code":"x","lang":true}}`, "prompt argument lang must be a string, got boolean"},
+		{`{"name":"p","arguments":{"code":["x"]}}`, "prompt argument code must be a string, got array"},
+		{`{"name":"p","arguments":{"code":{}}}`, "prompt argument code must be a string, got object"},
+		{`{"name":"p","arguments":[]}`, "prompt arguments must be an object"},
+		{`{"name":"p","arguments":"code=x"}`, "prompt arguments must be an object"},
+		{`{"name":"p"}`, "Missing required argument: code"},
+		{`{"name":"p","arguments":null}`, "Missing required argument: code"},
+		{`{"name":"p","arguments":{"code":null}}`, "Missing required argument: code"},
+	} {
+		var params jsonv.Object
+		if err := params.UnmarshalJSON([]byte(c.params)); err != nil {
+			t.Fatal(err)
+		}
+		_, e := StringPromptArguments(&params, required)
+		if e == nil || e.Code != CodeInvalidParams || e.Message != c.want {
+			t.Errorf("%s: got %+v, want -32602 %q", c.params, e, c.want)
+		}
+	}
+	var params jsonv.Object
+	if err := params.UnmarshalJSON([]byte(`{"name":"p","arguments":{"code":"x","lang":null}}`)); err != nil {
+		t.Fatal(err)
+	}
+	args, e := StringPromptArguments(&params, required)
+	if e != nil || string(jsonv.Marshal(args)) != `{"code":"x","lang":null}` {
+		t.Errorf("strings and null: got %s, %+v", jsonv.Marshal(args), e)
+	}
+	// prompt files render JSON values ({{ for }} over a list)
+	if err := params.UnmarshalJSON([]byte(`{"arguments":{"code":[1,2]}}`)); err != nil {
+		t.Fatal(err)
+	}
+	if _, e := PromptArguments(&params, required); e != nil {
+		t.Errorf("PromptArguments refused a list: %+v", e)
+	}
+	if _, e := PromptArguments(&params, []string{"lang"}); e == nil || e.Message != "Missing required argument: lang" {
+		t.Errorf("PromptArguments missing: %+v", e)
+	}
+}

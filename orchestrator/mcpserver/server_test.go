@@ -456,6 +456,7 @@ func TestResourcesPromptsCompletion(t *testing.T) {
 		{map[string]any{"name": "review", "arguments": map[string]any{}}, "Missing required argument: code"},
 		{map[string]any{"name": "review", "arguments": map[string]any{"code": nil}}, "Missing required argument: code"},
 		{map[string]any{"name": "review", "arguments": []any{}}, "prompt arguments must be an object"},
+		{map[string]any{"name": "review", "arguments": "code=x"}, "prompt arguments must be an object"},
 	} {
 		e := c.call("prompts/get", tc.params)
 		if get(e, "error", "code") != -32602.0 || get(e, "error", "message") != tc.msg {
