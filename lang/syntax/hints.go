@@ -70,6 +70,9 @@ func hint(err *diag.Error, path string, src []byte) {
 		return
 	}
 	wanted, _, _ := strings.Cut(strings.TrimPrefix(err.Msg, "expected "), ", found ")
+	if err.Help = pubBlock(sig, at); err.Help != "" {
+		return
+	}
 	if err.Help = throwsClause(sig, at); err.Help != "" {
 		return
 	}
@@ -782,4 +785,17 @@ func capitalized(word string) bool {
 func isDurationUnit(suffix string) bool {
 	_, ok := DurationUnitMs(suffix)
 	return ok
+}
+
+// pubBlock explains `pub impl`: `pub` marks only what a module exports
+// (docs/spec/language.md §2.2 notes), which
+// an `impl` block is not; its methods are.
+func pubBlock(sig []lexer.Token, at int) string {
+	if !isKw(&sig[at], "pub") || at+1 >= len(sig) {
+		return ""
+	}
+	if isKw(&sig[at+1], "impl") {
+		return "an `impl` block cannot be `pub`; mark its methods `pub fn` instead"
+	}
+	return ""
 }
