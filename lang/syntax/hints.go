@@ -73,6 +73,9 @@ func hint(err *diag.Error, path string, src []byte) {
 	if err.Help = pubBlock(sig, at); err.Help != "" {
 		return
 	}
+	if err.Help = badTarget(sig, at); err.Help != "" {
+		return
+	}
 	if err.Help = throwsClause(sig, at); err.Help != "" {
 		return
 	}
@@ -798,4 +801,30 @@ func pubBlock(sig []lexer.Token, at int) string {
 		return "an `impl` block cannot be `pub`; mark its methods `pub fn` instead"
 	}
 	return ""
+}
+
+// badTarget explains an `=` after an expression that is not a place
+// (docs/spec/language.md §3.3): an optional chain or a
+// call result on the same line before it.
+func badTarget(sig []lexer.Token, at int) string {
+	if !isPunct(&sig[at], "=") {
+		return ""
+	}
+	line, depth := sig[at].Pos.Line, 0
+	help := ""
+	for i := at - 1; i >= 0 && sig[i].Pos.Line == line; i-- {
+		t := &sig[i]
+		switch {
+		case isPunct(t, ")") || isPunct(t, "]"):
+			if depth == 0 && isPunct(t, ")") && help == "" {
+				help = "cannot assign to a call result; assign to a variable or to a field of one"
+			}
+			depth++
+		case isPunct(t, "(") || isPunct(t, "["):
+			depth--
+		case depth == 0 && isPunct(t, "?."):
+			return "cannot assign to an optional chain (`?.`); check for nil first and assign through `.`"
+		}
+	}
+	return help
 }
