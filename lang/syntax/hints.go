@@ -73,7 +73,7 @@ func hint(err *diag.Error, path string, src []byte) {
 	if err.Help = pubBlock(sig, at); err.Help != "" {
 		return
 	}
-	if err.Help = badTarget(sig, at); err.Help != "" {
+	if err.Help = badTarget(sig, at, wanted); err.Help != "" {
 		return
 	}
 	if err.Help = throwsClause(sig, at); err.Help != "" {
@@ -805,9 +805,9 @@ func pubBlock(sig []lexer.Token, at int) string {
 
 // badTarget explains an `=` after an expression that is not a place
 // (docs/spec/language.md §3.3): an optional chain or a
-// call result on the same line before it.
-func badTarget(sig []lexer.Token, at int) string {
-	if !isPunct(&sig[at], "=") {
+// call result on the same line before it, where a separator was wanted.
+func badTarget(sig []lexer.Token, at int, wanted string) string {
+	if !isPunct(&sig[at], "=") || !strings.Contains(wanted, "separator") {
 		return ""
 	}
 	line, depth := sig[at].Pos.Line, 0
