@@ -167,16 +167,18 @@ func ternaryStart(t *lexer.Token) bool {
 	return false
 }
 
-// ternaryAhead decides what the `?` at the cursor starts (docs/spec/newer.md §1.9):
-// a ternary when the next token can begin a branch and a `:` follows at
-// the same bracket depth; otherwise Result propagation or a legacy
-// optional subscript. The scan stops at the end of the enclosing bracket,
-// element or statement (a `,` at depth 0 cannot sit inside a ternary's
-// first branch), so it stays within one expression. A later statement is
-// one starting with a keyword at depth 0 that begins a line after the
-// `?`'s next one; `else`, `catch` and `finally` continue the branch (a
-// multi-line `if`/`try`), and a keyword inside a line (`) == nil`) is
-// part of it.
+// ternaryAhead decides what the `?` at the cursor starts (docs/spec/newer.md
+// §1.2, §1.9): a ternary when the next token can begin a branch and a `:`
+// follows at the same bracket depth; otherwise Result propagation or a
+// legacy optional subscript. The scan stops at the end of the enclosing
+// bracket, element or statement (a `,` at depth 0 cannot sit inside a
+// ternary's first branch), so it stays within one expression. A later
+// statement is one starting with a keyword at depth 0 that begins a line
+// after the `?`'s next one; `else`, `catch` and `finally` continue the
+// branch (a multi-line `if`/`try`), and a keyword inside a line
+// (`) == nil`) is part of it. The `?`s and `:`s the scan meets are then
+// paired by ternaryPlan, so that `a ? xs?[0] : 5` reads `xs?[0]` as a
+// subscript: as a ternary it would leave `a ?` without its `:`.
 func (c cursor) ternaryAhead() bool {
 	cp := c.lex.MakeCheckpoint()
 	defer c.lex.LoadCheckpoint(cp)
@@ -188,17 +190,21 @@ func (c cursor) ternaryAhead() bool {
 		return v
 	}
 	// A `?` passed at depth 0 sees the same tokens up to where this scan
-	// ends, so it gets the same answer — unless the scan stops at a later
-	// statement, which is decided by the line of the `?` scanned from.
-	var passed []int
-	settle := func(v bool) bool {
-		if len(passed) > 0 && c.st.ternary == nil {
+	// ends, so it gets its answer from the same plan — unless the scan
+	// stops at a later statement, which is decided by the line of the `?`
+	// scanned from, so only those on that line share it then.
+	seq := []ternaryMark{{q: true, sub: isPunct(c.lex.Peek(), "["), off: q.Pos.Offset, line: q.Pos.Line}}
+	settle := func(all bool) bool {
+		plan := ternaryPlan(seq)
+		if len(seq) > 1 && c.st.ternary == nil {
 			c.st.ternary = map[int]bool{}
 		}
-		for _, off := range passed {
-			c.st.ternary[off] = v
+		for i, m := range seq {
+			if i > 0 && m.q && (all || m.line == q.Pos.Line) {
+				c.st.ternary[m.off] = plan[i]
+			}
 		}
-		return v
+		return plan[0]
 	}
 	depth := 0
 	line := q.Pos.Line
@@ -209,25 +215,94 @@ func (c cursor) ternaryAhead() bool {
 		prevLine = endLine(t)
 		switch {
 		case t.Type == tEOF:
-			return settle(false)
+			return settle(true)
 		case t.Type == tKeyword && depth == 0 && lineStart && t.Pos.Line > line+1 && !branchContinues(t.Value):
-			return false // a later statement
+			return settle(false) // a later statement
 		case t.Type != tPunct:
 		case t.Value == "(" || t.Value == "[" || t.Value == "{":
 			depth++
 		case t.Value == ")" || t.Value == "]" || t.Value == "}":
 			if depth == 0 {
-				return settle(false)
+				return settle(true)
 			}
 			depth--
 		case depth == 0 && (t.Value == ":"):
-			return settle(true)
+			seq = append(seq, ternaryMark{})
 		case depth == 0 && (t.Value == ";" || t.Value == "=" || t.Value == ","):
-			return settle(false)
+			return settle(true)
 		case depth == 0 && t.Value == "?":
-			passed = append(passed, t.Pos.Offset)
+			if ternaryStart(c.lex.Peek()) {
+				seq = append(seq, ternaryMark{q: true, sub: isPunct(c.lex.Peek(), "["), off: t.Pos.Offset, line: t.Pos.Line})
+			}
 		}
 	}
+}
+
+// ternaryMark is a `?` that may start a ternary (q; sub when a `[`
+// follows, so that it may also be a legacy optional subscript) or a `:`
+// met by ternaryAhead's scan at its own bracket depth.
+type ternaryMark struct {
+	q, sub bool
+	off    int
+	line   int
+}
+
+// maxTernaryPlan bounds the open ternaries ternaryPlan tracks; more are
+// past the nesting limit anyway (maxNesting).
+const maxTernaryPlan = 2 * maxNesting
+
+// ternaryPlan decides, in order, which `?`s of seq start a ternary. The
+// rule of docs/spec/newer.md §1.2 decides each one (a ternary when a `:`
+// follows), except a `?[` inside the first branch of a ternary it opened:
+// that one is a ternary only when the `:`s left can close it and every
+// ternary still open, and otherwise a subscript when that reading closes
+// them (`a ? xs?[0] : 5`).
+func ternaryPlan(seq []ternaryMark) []bool {
+	n := len(seq)
+	fixed := make([]bool, n) // the §1.2 answer of each `?`
+	colon := false
+	for i := n - 1; i >= 0; i-- {
+		fixed[i] = seq[i].q && colon
+		colon = colon || !seq[i].q
+	}
+	// ok[i][s]: the marks from i on can close s open ternaries exactly.
+	ok := make([][]bool, n+1)
+	for i := range ok {
+		ok[i] = make([]bool, maxTernaryPlan+2)
+	}
+	ok[n][0] = true
+	for i := n - 1; i >= 0; i-- {
+		for s := 0; s <= maxTernaryPlan; s++ {
+			switch m := seq[i]; {
+			case !m.q:
+				ok[i][s] = s > 0 && ok[i+1][s-1]
+			case m.sub:
+				ok[i][s] = ok[i+1][s] || ok[i+1][s+1]
+			case fixed[i]:
+				ok[i][s] = ok[i+1][s+1]
+			default:
+				ok[i][s] = ok[i+1][s]
+			}
+		}
+	}
+	plan := make([]bool, n)
+	open := 0
+	for i, m := range seq {
+		if !m.q {
+			if open > 0 {
+				open--
+			}
+			continue
+		}
+		plan[i] = fixed[i]
+		if m.sub && open > 0 && open < maxTernaryPlan && !ok[i+1][open+1] && ok[i+1][open] {
+			plan[i] = false
+		}
+		if plan[i] && open < maxTernaryPlan {
+			open++
+		}
+	}
+	return plan
 }
 
 // branchContinues reports whether keyword kw, beginning a line, continues

@@ -70,6 +70,12 @@ func hint(err *diag.Error, path string, src []byte) {
 		return
 	}
 	wanted, _, _ := strings.Cut(strings.TrimPrefix(err.Msg, "expected "), ", found ")
+	if err.Help = pubBlock(sig, at); err.Help != "" {
+		return
+	}
+	if err.Help = badTarget(sig, at, wanted); err.Help != "" {
+		return
+	}
 	if err.Help = throwsClause(sig, at); err.Help != "" {
 		return
 	}
@@ -782,4 +788,43 @@ func capitalized(word string) bool {
 func isDurationUnit(suffix string) bool {
 	_, ok := DurationUnitMs(suffix)
 	return ok
+}
+
+// pubBlock explains `pub impl`: `pub` marks only what a module exports
+// (docs/spec/language.md §2.2 notes), which
+// an `impl` block is not; its methods are.
+func pubBlock(sig []lexer.Token, at int) string {
+	if !isKw(&sig[at], "pub") || at+1 >= len(sig) {
+		return ""
+	}
+	if isKw(&sig[at+1], "impl") {
+		return "an `impl` block cannot be `pub`; mark its methods `pub fn` instead"
+	}
+	return ""
+}
+
+// badTarget explains an `=` after an expression that is not a place
+// (docs/spec/language.md §3.3): an optional chain or a
+// call result on the same line before it, where a separator was wanted.
+func badTarget(sig []lexer.Token, at int, wanted string) string {
+	if !isPunct(&sig[at], "=") || !strings.Contains(wanted, "separator") {
+		return ""
+	}
+	line, depth := sig[at].Pos.Line, 0
+	help := ""
+	for i := at - 1; i >= 0 && sig[i].Pos.Line == line; i-- {
+		t := &sig[i]
+		switch {
+		case isPunct(t, ")") || isPunct(t, "]"):
+			if depth == 0 && isPunct(t, ")") && help == "" {
+				help = "cannot assign to a call result; assign to a variable or to a field of one"
+			}
+			depth++
+		case isPunct(t, "(") || isPunct(t, "["):
+			depth--
+		case depth == 0 && isPunct(t, "?."):
+			return "cannot assign to an optional chain (`?.`); check for nil first and assign through `.`"
+		}
+	}
+	return help
 }
