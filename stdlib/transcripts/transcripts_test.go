@@ -94,8 +94,9 @@ println(starts_with(fromList.id, "tr_") && len(fromList.messages) == 1)
 	}
 }
 
-// transcript_compact and microcompact name the options they take when
-// given options that are not a dict, and refuse an unknown option.
+// transcript_compact and microcompact refuse options that are not a dict
+// with the one wording every builtin uses (lib.Options), and refuse an
+// unknown option naming the ones they take.
 func TestCompactionOptionsErrors(t *testing.T) {
 	out := mustRun(t, `
 let c = [{role: "user", content: "hi"}]
@@ -105,8 +106,8 @@ for f in [{ -> transcript_compact(c, "x") }, { -> microcompact(c, 3) }, { -> tra
 println(len(microcompact(c, nil)))
 `)
 	want := strings.Join([]string{
-		"transcript_compact: options must be a dict {max_tokens, keep_last, summarizer, llm, summary_chars}, got string",
-		"microcompact: options must be a dict {keep_last?, max_chars?}, got int",
+		"Type error: transcript_compact: options must be a dict, got string",
+		"Type error: microcompact: options must be a dict, got int",
 	}, "\n")
 	if !strings.HasPrefix(out, want+"\n") {
 		t.Fatalf("got\n%s\nwant it to start with\n%s", out, want)
