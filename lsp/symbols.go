@@ -385,12 +385,11 @@ func (a *analysis) memberCompletions(recv string, pos syntax.Pos) []protocol.Com
 		}
 		b := a.bindingBefore(recv, pos)
 		inferred := a.inferredStruct(b)
-		if st := a.structOf(recv); st != nil {
+		st := a.structOf(recv)
+		if st != nil {
 			for _, f := range st.Fields {
 				out = append(out, item(f.Name, protocol.CompletionItemKindField, st.Name+"."+f.Name, ""))
 			}
-			// a struct has no builtin methods
-			kinds = nil
 		} else if inferred != nil {
 			for _, f := range inferred.Fields {
 				out = append(out, item(f.Name, protocol.CompletionItemKindField, inferred.Name+"."+f.Name+": "+f.Type.String(), f.Doc))
@@ -400,13 +399,14 @@ func (a *analysis) memberCompletions(recv string, pos syntax.Pos) []protocol.Com
 			for _, m := range inferred.Methods {
 				out = append(out, item(m.Name, protocol.CompletionItemKindMethod, "("+inferred.Name+" method) "+withoutSelf(m).String(), ""))
 			}
-			// a struct has no builtin methods
-			kinds = nil
 		}
 		for _, k := range a.dictKeysOf(recv) {
 			out = append(out, item(k, protocol.CompletionItemKindField, recv+"."+k, ""))
 		}
-		if b != nil && inferred == nil {
+		switch {
+		case st != nil || inferred != nil:
+			kinds = nil // a struct has no builtin methods
+		case b != nil:
 			if _, kind := a.bindingType(b); kind != "" {
 				kinds = []string{kind}
 			}
