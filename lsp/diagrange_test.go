@@ -1,8 +1,6 @@
 package lsp
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -12,12 +10,8 @@ import (
 func TestDiagnosticCoversStringLiterals(t *testing.T) {
 	dir := t.TempDir()
 	src := "let s = \"😀😀\"; let n: int = \"x😀\"\nfn f(a: int) -> int { return a }\nprintln(f(\"é ${s}\"), n)\n"
-	path := filepath.Join(dir, "main.harn")
-	os.WriteFile(path, []byte(src), 0o644)
-	uri := "file://" + path
-	c := startServer(t, dir)
-	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "harn", "version": 1, "text": src}})
-	d := js(c.diagnostics(uri))
+	_, _, diags := openMain(t, dir, src)
+	d := js(diags)
 	for _, want := range []string{
 		`{"end":{"character":34,"line":0},"start":{"character":29,"line":0}}`, // "x😀"
 		`{"end":{"character":18,"line":2},"start":{"character":10,"line":2}}`, // "é ${s}"

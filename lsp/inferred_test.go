@@ -28,12 +28,7 @@ println(x, s, d, doubled, f(1), g(1), p, q, later, total)
 
 func TestHoverShowsInferredTypes(t *testing.T) {
 	dir := t.TempDir()
-	path := filepath.Join(dir, "main.harn")
-	os.WriteFile(path, []byte(inferredSrc), 0o644)
-	uri := "file://" + path
-	c := startServer(t, dir)
-	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "harn", "version": 1, "text": inferredSrc}})
-	c.diagnostics(uri)
+	c, uri, _ := openMain(t, dir, inferredSrc)
 	for _, tc := range []struct{ needle, want string }{
 		{"let x| =", "let x: int"},
 		{"println(x|,", "let x: int"},
@@ -66,12 +61,7 @@ func TestMemberCompletionOfInferredTypes(t *testing.T) {
 	lib := "pub struct Point {\n  x: int\n  y: int\n}\nimpl Point {\n  pub fn norm(self) -> int {\n    return self.x + self.y\n  }\n}\npub fn make(x: int, y: int) -> Point {\n  return Point { x: x, y: y }\n}\n"
 	os.WriteFile(filepath.Join(dir, "lib.harn"), []byte(lib), 0o644)
 	src := "import { make, Point } from \"./lib\"\nlet p = make(1, 2)\nlet word = \"héllo\".upper()\nlet cfg = {retries: 3}\nprintln(p, word, cfg)\n"
-	path := filepath.Join(dir, "main.harn")
-	os.WriteFile(path, []byte(src), 0o644)
-	uri := "file://" + path
-	c := startServer(t, dir)
-	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "harn", "version": 1, "text": src}})
-	c.diagnostics(uri)
+	c, uri, _ := openMain(t, dir, src)
 	labels := func(recv string, version int) []string {
 		t.Helper()
 		text := src + recv + "."
@@ -113,12 +103,7 @@ func TestMemberCompletionOfInferredTypes(t *testing.T) {
 func TestMemberCompletionPicksBindingAboveCursor(t *testing.T) {
 	dir := t.TempDir()
 	src := "struct Q {\n  a: int\n  b: int\n}\nimpl Q {\n  fn m(self, k: int) -> int {\n    return self.a + k\n  }\n}\nfn mk() -> Q {\n  return Q { a: 1, b: 2 }\n}\nfn one() {\n  let s = [1, 2]\n  println(s)\n}\nfn two() {\n  let s = \"x\"\n  println(s)\n}\nlet q = mk()\nprintln(q)\n"
-	path := filepath.Join(dir, "main.harn")
-	os.WriteFile(path, []byte(src), 0o644)
-	uri := "file://" + path
-	c := startServer(t, dir)
-	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "harn", "version": 1, "text": src}})
-	c.diagnostics(uri)
+	c, uri, _ := openMain(t, dir, src)
 	version := 1
 	complete := func(text string, line, col int) map[string]string {
 		t.Helper()

@@ -347,3 +347,18 @@ func TestServer(t *testing.T) {
 		}
 	})
 }
+
+// openMain writes src to dir/main.harn, starts a server on dir and opens
+// the file; it returns the client, the file's URI and the diagnostics the
+// server first published for it.
+func openMain(t *testing.T, dir, src string) (*client, string, []any) {
+	t.Helper()
+	path := filepath.Join(dir, "main.harn")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	uri := "file://" + path
+	c := startServer(t, dir)
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "harn", "version": 1, "text": src}})
+	return c, uri, c.diagnostics(uri)
+}

@@ -1,8 +1,6 @@
 package lsp
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 )
 
@@ -12,12 +10,7 @@ import (
 func TestSignatureHelpOfBuiltins(t *testing.T) {
 	dir := t.TempDir()
 	src := "let a = split(\"a(,b\", \",\")\nlet b = split(join([\"x\", \"y\"], \",\"), \"x\")\nlet c = \"k,v\".split(\",\")\nlet d = replace(\n  \"ü😀\",\n  \"b\",\n  \"c\"\n)\nprintln(a, b, c, d)\n"
-	path := filepath.Join(dir, "main.harn")
-	os.WriteFile(path, []byte(src), 0o644)
-	uri := "file://" + path
-	c := startServer(t, dir)
-	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "harn", "version": 1, "text": src}})
-	c.diagnostics(uri)
+	c, uri, _ := openMain(t, dir, src)
 	for _, tc := range []struct {
 		needle, label string
 		active        float64
