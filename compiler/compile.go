@@ -41,12 +41,14 @@ type SkillDef struct {
 
 // ToolParam is one parameter of a tool declaration.
 type ToolParam struct {
-	Name       string
-	Type       syntax.TypeExpr
-	HasDefault bool
-	Default    syntax.Expr // the default's expression, nil without one
-	Rest       bool        // `...name`: the remaining arguments, a list
+	Name    string
+	Type    syntax.TypeExpr
+	Default syntax.Expr // the default's expression, nil without one
+	Rest    bool        // `...name`: the remaining arguments, a list
 }
+
+// HasDefault reports whether the parameter may be left out.
+func (p ToolParam) HasDefault() bool { return p.Default != nil }
 
 // CompileModule compiles a file loaded by import: running it only binds
 // its top-level let/var/const values and functions (docs/spec/language.md §11.2).

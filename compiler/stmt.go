@@ -758,7 +758,7 @@ func (f *fcomp) toolDecl(s *syntax.ToolDecl) {
 	def := &ToolDef{Name: s.Name, Description: s.Description, Decl: s,
 		Sig: f.c.typeEnv().Signature(s.Params, s.Return, s.Throws, nil)}
 	for _, p := range s.Params {
-		def.Params = append(def.Params, ToolParam{Name: p.Name, Type: p.Type, HasDefault: p.Default != nil, Default: p.Default, Rest: p.Rest})
+		def.Params = append(def.Params, ToolParam{Name: p.Name, Type: p.Type, Default: p.Default, Rest: p.Rest})
 	}
 	f.emit(CONST, f.constant(def))
 	f.emit(MAKE_CLOSURE, idx)

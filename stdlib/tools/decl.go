@@ -165,7 +165,7 @@ func paramDefinition(b *typeschema.Builder, p compiler.ToolParam, t types.Type) 
 		// no JSON form: the record is the property schema itself
 		d.Set("default", tool.FromJSON(def))
 	}
-	d.Set("required", vm.BoolOf(!p.HasDefault && !admitsNil(t)))
+	d.Set("required", vm.BoolOf(!p.HasDefault() && !admitsNil(t)))
 	return vm.Of(d.Build())
 }
 
@@ -247,7 +247,7 @@ func positional(def *compiler.ToolDef, inject int, v vm.Value) ([]vm.Value, erro
 			}
 		} else if p.Rest && p.Type == nil {
 			out = append(out, vm.Of(vm.NewList(nil)))
-		} else if p.HasDefault {
+		} else if p.HasDefault() {
 			out = append(out, vm.Value{})
 		} else {
 			out = append(out, vm.Nil)
