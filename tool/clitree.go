@@ -103,21 +103,21 @@ func buildCLITree(p *Prepared) (*CLITree, error) {
 		for _, spec := range p.catalog.CLI.Commands {
 			key := strings.Join(spec.Command, " ")
 			if seen[key] {
-				return nil, fmt.Errorf("duplicate registry-level CLI command metadata path %q", key)
+				return nil, p.metaErr("duplicate registry-level CLI command metadata path %q", key)
 			}
 			seen[key] = true
 			n := nodes[key]
 			if n == nil {
-				return nil, fmt.Errorf("registry-level CLI metadata path %q does not name a command", key)
+				return nil, p.metaErr("registry-level CLI metadata path %q does not name a command", key)
 			}
 			if n.Leaf() {
-				return nil, fmt.Errorf("registry-level CLI metadata path %q names a tool rather than a parent command", key)
+				return nil, p.metaErr("registry-level CLI metadata path %q names a tool rather than a parent command", key)
 			}
 			if spec.Title != nil && blank(*spec.Title) {
-				return nil, fmt.Errorf("CLI command title must not be empty")
+				return nil, p.metaErr("CLI command title must not be empty")
 			}
 			if spec.Description != nil && blank(*spec.Description) {
-				return nil, fmt.Errorf("CLI command description must not be empty")
+				return nil, p.metaErr("CLI command description must not be empty")
 			}
 			n.Title = deref(spec.Title)
 			n.Description = deref(spec.Description)
@@ -126,7 +126,7 @@ func buildCLITree(p *Prepared) (*CLITree, error) {
 			n.DisplayOrder = spec.DisplayOrder
 		}
 	}
-	if err := checkSpellings(root); err != nil {
+	if err := checkSpellings(p, root); err != nil {
 		return nil, err
 	}
 	sortTree(root)
@@ -134,26 +134,68 @@ func buildCLITree(p *Prepared) (*CLITree, error) {
 }
 
 // checkSpellings applies P21-P23 to every level of the tree.
-func checkSpellings(c *CLICommand) error {
+func checkSpellings(p *Prepared, c *CLICommand) error {
 	owner := map[string]string{}
 	for _, ch := range c.Children {
-		for _, s := range append([]string{ch.Name}, ch.Aliases...) {
+		for i, s := range append([]string{ch.Name}, ch.Aliases...) {
+			var err error
 			if s == "help" {
-				return fmt.Errorf("CLI command spelling \"help\" is reserved by the generated command framework")
+				err = fmt.Errorf("CLI command spelling \"help\" is reserved by the generated command framework")
+			} else if !ValidCommandComponent(s) {
+				err = fmt.Errorf("CLI command spelling %q is not a portable command component", s)
+			} else if prev, ok := owner[s]; ok {
+				err = fmt.Errorf("CLI command spelling %q is shared by sibling commands %q and %q", s, prev, ch.Name)
 			}
-			if !ValidCommandComponent(s) {
-				return fmt.Errorf("CLI command spelling %q is not a portable command component", s)
-			}
-			if prev, ok := owner[s]; ok {
-				return fmt.Errorf("CLI command spelling %q is shared by sibling commands %q and %q", s, prev, ch.Name)
+			if err != nil {
+				return p.spellingErr(ch, i > 0, err)
 			}
 			owner[s] = ch.Name
 		}
-		if err := checkSpellings(ch); err != nil {
+		if err := checkSpellings(p, ch); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// metaErr locates a failure of the registry-level CLI metadata
+// (cli.commands) at the call that built the registry with it.
+func (p *Prepared) metaErr(format string, args ...any) error {
+	err := fmt.Errorf(format, args...)
+	if p.registry == nil || p.registry.Value == nil {
+		return err
+	}
+	if cv, ok := field(p.registry.Value, "cli"); ok {
+		if d, ok := cv.AsDict(); ok {
+			if s := p.registry.cache.site(d); s.Line > 0 {
+				return &SiteError{Err: err, Site: s}
+			}
+		}
+	}
+	return err
+}
+
+// spellingErr locates a failure of command ch's spelling: a leaf's at
+// the tool's registration, a parent's alias at the registry-level
+// metadata that gave it, a parent's name at the first tool under it
+// (whose path made it).
+func (p *Prepared) spellingErr(ch *CLICommand, alias bool, err error) error {
+	if ch.Leaf() {
+		return p.registry.located(ch.Tool.Tool, err)
+	}
+	if alias {
+		return p.metaErr("%w", err)
+	}
+	for n := ch; n != nil; {
+		if n.Leaf() {
+			return p.registry.located(n.Tool.Tool, err)
+		}
+		if len(n.Children) == 0 {
+			break
+		}
+		n = n.Children[0]
+	}
+	return err
 }
 
 func sortTree(c *CLICommand) {
@@ -173,14 +215,14 @@ func sortTree(c *CLICommand) {
 }
 
 // parserError returns the first P26 problem among the CLI leaves.
-func parserError(c *CLICommand) error {
+func parserError(p *Prepared, c *CLICommand) error {
 	for _, a := range c.Args {
 		if a.parserErr != "" {
-			return fmt.Errorf("%s", a.parserErr)
+			return p.registry.located(c.Tool.Tool, fmt.Errorf("%s", a.parserErr))
 		}
 	}
 	for _, ch := range c.Children {
-		if err := parserError(ch); err != nil {
+		if err := parserError(p, ch); err != nil {
 			return err
 		}
 	}

@@ -34,6 +34,53 @@ type Registry struct {
 	Catalog *Catalog
 	// Tools parallels Catalog.Tools.
 	Tools []*Tool
+
+	// cache holds where the script registered each tool (Site).
+	cache *Cache
+}
+
+// Site is where a script registered a tool: the call of tool_define,
+// tool_registry_from, tool_def or the `tool` declaration that first
+// validated its definition (docs/tool-run.md, "Registries that cannot
+// become a program").
+type Site struct {
+	File      string
+	Line, Col int
+}
+
+// SiteOf is where the script registered t (a tool of r), or the zero
+// Site when that is not known (a registry built by Go code, or the
+// exports surface).
+func (r *Registry) SiteOf(t *Tool) Site {
+	if r == nil || t == nil {
+		return Site{}
+	}
+	return r.cache.site(t.Definition)
+}
+
+// SiteError is a failure that belongs to one tool of a registry, with
+// where the script registered it; its text is the failure's own.
+type SiteError struct {
+	Err  error
+	Site Site
+}
+
+func (e *SiteError) Error() string { return e.Err.Error() }
+func (e *SiteError) Unwrap() error { return e.Err }
+
+// located attributes err to t: a *SiteError when r knows where t was
+// registered, else err itself.
+func (r *Registry) located(t *Tool, err error) error {
+	if err == nil {
+		return nil
+	}
+	if _, ok := err.(*SiteError); ok {
+		return err
+	}
+	if s := r.SiteOf(t); s.Line > 0 {
+		return &SiteError{Err: err, Site: s}
+	}
+	return err
 }
 
 // Tool is one normalized registry entry.
@@ -106,6 +153,7 @@ type Cache struct {
 	mu         sync.Mutex
 	entries    map[*vm.Dict]*Tool
 	registries map[*vm.Dict]*Registry
+	sites      map[*vm.Dict]Site
 }
 
 type cacheKey struct{}
@@ -118,6 +166,60 @@ func CacheFor(v *vm.VM) *Cache {
 	return v.Local(cacheKey{}, func() any {
 		return &Cache{entries: map[*vm.Dict]*Tool{}, registries: map[*vm.Dict]*Registry{}}
 	}).(*Cache)
+}
+
+// NoteSites records s as where the script registered each tool of the
+// registry value reg that has no site yet: the first registration of a
+// definition is where its author wrote it (a `tool` declaration, a
+// tool_def call), and a registry it joins later keeps pointing there.
+func (c *Cache) NoteSites(reg *vm.Dict, s Site) {
+	if c == nil || reg == nil || s.Line <= 0 {
+		return
+	}
+	tv, ok := field(reg, "tools")
+	if !ok {
+		return
+	}
+	l, ok := tv.AsList()
+	if !ok {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.sites == nil || len(c.sites) > 100000 {
+		c.sites = map[*vm.Dict]Site{}
+	}
+	for _, it := range l.Items() {
+		if d, ok := it.AsDict(); ok {
+			if _, seen := c.sites[d]; !seen {
+				c.sites[d] = s
+			}
+		}
+	}
+}
+
+// NoteSite is NoteSites for one definition.
+func (c *Cache) NoteSite(def *vm.Dict, s Site) {
+	if c == nil || def == nil || s.Line <= 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.sites == nil || len(c.sites) > 100000 {
+		c.sites = map[*vm.Dict]Site{}
+	}
+	if _, seen := c.sites[def]; !seen {
+		c.sites[def] = s
+	}
+}
+
+func (c *Cache) site(d *vm.Dict) Site {
+	if c == nil || d == nil {
+		return Site{}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.sites[d]
 }
 
 func (c *Cache) entry(d *vm.Dict) *Tool {
@@ -260,7 +362,7 @@ func Normalize(v vm.Value, cache *Cache) (*Registry, error) {
 		}
 		defs = l.Items()
 	}
-	reg := &Registry{Value: d, Catalog: cat, Tools: make([]*Tool, 0, len(defs))}
+	reg := &Registry{Value: d, Catalog: cat, Tools: make([]*Tool, 0, len(defs)), cache: cache}
 	for i, dv := range defs {
 		def, ok := dv.AsDict()
 		if !ok {
@@ -1400,7 +1502,7 @@ func normalizeExecutor(t *Tool, q string, def *vm.Dict) error {
 // Project returns the registry restricted to one audience (entries keep
 // their order; options are shared).
 func (r *Registry) Project(a Audience) *Registry {
-	out := &Registry{Value: r.Value, Catalog: &Catalog{
+	out := &Registry{Value: r.Value, cache: r.cache, Catalog: &Catalog{
 		SchemaVersion: r.Catalog.SchemaVersion,
 		Info:          r.Catalog.Info,
 		CLI:           r.Catalog.CLI,

@@ -99,6 +99,7 @@ func prepare(reg *Registry) (*Prepared, []error) {
 	for _, t := range reg.Tools {
 		pt, err := prepareTool(t, comps, c, b)
 		if err != nil {
+			err = reg.located(t, err)
 			if !slices.ContainsFunc(errs, func(e error) bool { return e.Error() == err.Error() }) {
 				errs = append(errs, err)
 			}
@@ -119,7 +120,7 @@ func prepare(reg *Registry) (*Prepared, []error) {
 		return nil, errs
 	}
 	p.cli = tree
-	p.cliErr = parserError(tree.Root)
+	p.cliErr = parserError(p, tree.Root)
 	return p, nil
 }
 
@@ -198,7 +199,7 @@ func (p *Prepared) HandlerErrors(a Audience) []error {
 	var errs []error
 	for _, t := range p.tools {
 		if t.Allows(a) && !t.Tool.Handler.IsValid() {
-			errs = append(errs, fmt.Errorf("tool %q has no local handler (executor %q) but is exposed to the %s audience; leave %q out of its governance.audiences", t.Name(), t.Tool.Executor, a, a))
+			errs = append(errs, p.registry.located(t.Tool, fmt.Errorf("tool %q has no local handler (executor %q) but is exposed to the %s audience; leave %q out of its governance.audiences", t.Name(), t.Tool.Executor, a, a)))
 		}
 	}
 	return errs

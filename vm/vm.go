@@ -452,6 +452,40 @@ func (th *Thread) CallerFile() string {
 	return ""
 }
 
+// CallSite is where the script called the builtin running now: the file,
+// line and column of the call in the innermost frame outside the
+// embedded std/* modules (a std wrapper's own call is not the script's),
+// as a stack trace would name it. ok is false when no such frame exists.
+// Builtins that record where a value was made (the tool registry keeps
+// where each tool was registered, to locate preparation errors) read it.
+func (th *Thread) CallSite() (f TraceFrame, ok bool) {
+	for i := len(th.frames) - 1; i >= 0; i-- {
+		fr := &th.frames[i]
+		if fr.cl == nil || fr.cl.Proto == nil {
+			continue
+		}
+		if IsStdFile(fr.cl.Proto.File) {
+			// a script function whose `return std_fn(…)` this frame
+			// replaced by a tail call made the call
+			for k := len(fr.tails) - 1; k >= 0; k-- {
+				if t := fr.tails[k]; !IsStdFile(t.fn.File) {
+					line, col := t.fn.PosAt(t.pc)
+					return TraceFrame{Func: traceName(t.fn), File: t.fn.File, Line: line, Col: col}, line > 0
+				}
+			}
+			continue
+		}
+		// fr.pc is saved past the call instruction before anything is
+		// called; the instruction itself starts before it.
+		line, col := fr.cl.Proto.PosAt(fr.pc - 1)
+		if line <= 0 {
+			return TraceFrame{}, false
+		}
+		return TraceFrame{Func: traceName(fr.cl.Proto), File: fr.cl.Proto.File, Line: line, Col: col}, true
+	}
+	return TraceFrame{}, false
+}
+
 // RunModule runs a module's top-level code and returns the program result
 // (a top-level return value, main's result, or the entry pipeline's value).
 // Tasks the module spawned and nobody awaited are cancelled when it ends.

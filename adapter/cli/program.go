@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/harnlang/harn/internal/jsonv"
+	"github.com/harnlang/harn/interp"
 	"github.com/harnlang/harn/tool"
 	"github.com/harnlang/harn/tool/exports"
 	"github.com/harnlang/harn/tool/load"
@@ -84,6 +85,7 @@ func LoadFile(path string, std Stdio) (*Program, *vm.VM, int) {
 func LoadSurface(surface, path string, std Stdio) (*Program, *vm.VM, int) {
 	var reg *tool.Registry
 	var machine *vm.VM
+	var sess *interp.Session
 	if exports.ResolveNoting(surface, path, std.Stderr) == exports.SurfaceExports {
 		lib, err := exports.Load(path, exports.Options{Stderr: std.Stderr, Stdin: std.Stdin})
 		if err != nil {
@@ -95,20 +97,20 @@ func LoadSurface(surface, path string, std Stdio) (*Program, *vm.VM, int) {
 		if err != nil {
 			return nil, nil, load.Report(std.Stderr, err)
 		}
-		reg, machine = s.Registry, s.VM()
+		reg, machine, sess = s.Registry, s.VM(), s.Session
 	}
+	// A registry the program cannot be built from is reported at the
+	// script's call that registered the offending tool (load.Located).
 	p, err := tool.Prepare(reg)
 	if err == nil {
 		err = p.RequireHandlers(tool.AudienceCLI)
 	}
 	if err != nil {
-		io.WriteString(std.Stderr, "error: "+err.Error()+"\n")
-		return nil, nil, 1
+		return nil, nil, load.Report(std.Stderr, load.Located(sess, err, err.Error()))
 	}
 	prog, err := New(p, path)
 	if err != nil {
-		io.WriteString(std.Stderr, "error: "+err.Error()+"\n")
-		return nil, nil, 1
+		return nil, nil, load.Report(std.Stderr, load.Located(sess, err, err.Error()))
 	}
 	return prog, machine, 0
 }

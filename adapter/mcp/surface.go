@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/harnlang/harn/internal/jsonv"
+	"github.com/harnlang/harn/interp"
 	"github.com/harnlang/harn/mcp/promptfile"
 	"github.com/harnlang/harn/stdlib"
 	"github.com/harnlang/harn/tool"
@@ -171,7 +172,13 @@ func prepare(kind string, prog Program, reg *tool.Registry) (*Surface, error) {
 	}
 	if err != nil {
 		prog.VM().Interrupt()
-		return nil, &load.Error{Msg: "invalid tool registry: " + tool.Message(err, ""), Status: 1}
+		// located at the script's call that registered the offending
+		// tool, as harn tool run reports it (load.Located)
+		var sess *interp.Session
+		if s, ok := prog.(*load.Script); ok {
+			sess = s.Session
+		}
+		return nil, load.Located(sess, err, "invalid tool registry: "+tool.Message(err, ""))
 	}
 	return &Surface{Kind: kind, Catalog: prep, Runtime: &VMRuntime{Program: prog}}, nil
 }

@@ -88,6 +88,7 @@ func declareTool(th *vm.Thread, def *compiler.ToolDef, body vm.Value) (vm.Value,
 	if err != nil {
 		return vm.Value{}, toolErr(err)
 	}
+	noteSites(th, out)
 	return vm.Of(out), nil
 }
 

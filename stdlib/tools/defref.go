@@ -96,6 +96,7 @@ func toolDef(th *vm.Thread, a vm.Args) (*vm.Dict, error) {
 	if err != nil {
 		return nil, toolErr(fmt.Errorf("%s", renamePrefix(err.Error(), "tool_def")))
 	}
+	noteSites(th, out)
 	_, tools, err := registryTools(vm.Of(out))
 	if err != nil || len(tools) != 1 {
 		return nil, vm.Runtimef("tool_def: internal error: no definition")

@@ -20,6 +20,25 @@ func toolErr(err error) error {
 
 func toolCache(th *vm.Thread) *tool.Cache { return tool.CacheFor(th.VM()) }
 
+// noteSites records the script's call running now as where the tools of
+// reg (and its registry-level CLI metadata) were registered, for those
+// first seen here, so that an adapter preparing the registry later
+// locates a failure at it (docs/tool-run.md).
+func noteSites(th *vm.Thread, reg *vm.Dict) {
+	f, ok := th.CallSite()
+	if !ok {
+		return
+	}
+	site := tool.Site{File: f.File, Line: f.Line, Col: f.Col}
+	c := toolCache(th)
+	c.NoteSites(reg, site)
+	if cv, ok := reg.Get("cli"); ok {
+		if d, ok := cv.AsDict(); ok {
+			c.NoteSite(d, site)
+		}
+	}
+}
+
 func publication(th *vm.Thread) *tool.Publication { return tool.PublicationFor(th.VM()) }
 
 // publishers are the publishing functions, shared by the free builtins
@@ -72,6 +91,7 @@ func init() {
 		if err != nil {
 			return vm.Value{}, toolErr(err)
 		}
+		noteSites(th, r)
 		return vm.Of(r), nil
 	})
 	lib.Def("tool_define", "tool_define(registry, name, description, config) / tool_define(registry, definition)", "the registry with one tool added or replaced", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
@@ -79,6 +99,7 @@ func init() {
 		if err != nil {
 			return vm.Value{}, toolErr(err)
 		}
+		noteSites(th, r)
 		return vm.Of(r), nil
 	})
 	lib.Def("__tool_registry_from", "__tool_registry_from(definitions, options?)", "std/tools tool_registry_from", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
@@ -89,6 +110,7 @@ func init() {
 		if err != nil {
 			return vm.Value{}, toolErr(err)
 		}
+		noteSites(th, r)
 		return vm.Of(r), nil
 	})
 	lib.Def("__tool_project", "__tool_project(registry, audience)", "std/tools tool_project", func(th *vm.Thread, a vm.Args) (vm.Value, error) {

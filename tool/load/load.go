@@ -19,6 +19,7 @@
 package load
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -222,4 +223,24 @@ func RunError(what string, err error) *Error {
 		return &Error{Msg: "Runtime error: " + tool.SummaryUndeclaredThrow, Status: 1}
 	}
 	return &Error{Msg: strings.TrimSuffix(e.UncaughtText(), "\n"), Status: 1}
+}
+
+// Located is a failure of a loaded registry that only an adapter finds
+// (its preparation, docs/spec/cli-projection.md §9; a tool without a
+// local handler) as a load error whose text is msg. When the failure
+// belongs to a tool whose registration the script made (a
+// *tool.SiteError: the tool_define, tool_registry_from, tool_def call or
+// `tool` declaration that first took its definition), the rendered
+// report adds that place as harn run shows a runtime error's: `-->
+// file:line:col`, the source line and a caret. sess may be nil (the
+// exports surface, whose tools no call registered).
+func Located(sess *interp.Session, err error, msg string) *Error {
+	le := &Error{Msg: msg, Status: 1}
+	var se *tool.SiteError
+	if sess == nil || !errors.As(err, &se) || se.Site.Line <= 0 {
+		return le
+	}
+	d := &diag.Error{File: se.Site.File, Line: se.Site.Line, Col: se.Site.Col}
+	le.Rendered = "error: " + msg + "\n" + diag.RenderLocation(d, sess.Sources[se.Site.File])
+	return le
 }
