@@ -1,6 +1,7 @@
 package tool
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -133,8 +134,8 @@ func catalogErr(format string, args ...any) *Error {
 // read "tool_define: …", catalog errors "<catalogPrefix>invalid tool
 // catalog: …".
 func Message(err error, catalogPrefix string) string {
-	e, ok := err.(*Error)
-	if !ok {
+	var e *Error
+	if !errors.As(err, &e) {
 		return err.Error()
 	}
 	if e.Stage == StageEntry {
