@@ -214,6 +214,10 @@ func (c *Cache) NoteSite(def *vm.Dict, s Site) {
 	}
 }
 
+// SiteFor is where the script registered the definition d (the zero
+// Site when unknown).
+func (c *Cache) SiteFor(d *vm.Dict) Site { return c.site(d) }
+
 func (c *Cache) site(d *vm.Dict) Site {
 	if c == nil || d == nil {
 		return Site{}

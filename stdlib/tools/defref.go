@@ -144,6 +144,11 @@ func toolRef(th *vm.Thread, a vm.Args) (vm.Value, error) {
 			func(th *vm.Thread, a vm.Args) (vm.Value, error) { return invokeTool(th, pt, a.At(0)) },
 			pt.InvokeWithoutHooks))
 	}
+	// the reference stands for the registered tool: a registry it joins
+	// locates the tool where its definition was written
+	c := toolCache(th)
+	c.NoteSite(ref, c.SiteFor(t.Definition))
+	noteDefSite(th, ref)
 	return vm.Of(ref), nil
 }
 
@@ -264,6 +269,7 @@ func toolBind(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	if err != nil {
 		return vm.Value{}, err
 	}
+	noteDefSite(th, out)
 	return vm.Of(out), nil
 }
 

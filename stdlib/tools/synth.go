@@ -398,6 +398,7 @@ func synthesize(th *vm.Thread, regV, specV vm.Value) (vm.Value, error) {
 	}
 	cache.store(&synthEntry{hash: hash, name: s.name, tools: useNames, steps: len(s.steps),
 		uses: uses, comps: compsDict, value: def})
+	noteDefSite(th, def)
 	return vm.Of(def), nil
 }
 

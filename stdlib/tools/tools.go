@@ -20,6 +20,15 @@ func toolErr(err error) error {
 
 func toolCache(th *vm.Thread) *tool.Cache { return tool.CacheFor(th.VM()) }
 
+// noteDefSite records the script's call running now as where the tool
+// value def was made (tool_bind, tool_synthesize), unless a site is
+// already known for it.
+func noteDefSite(th *vm.Thread, def *vm.Dict) {
+	if f, ok := th.CallSite(); ok {
+		toolCache(th).NoteSite(def, tool.Site{File: f.File, Line: f.Line, Col: f.Col})
+	}
+}
+
 // noteSites records the script's call running now as where the tools of
 // reg (and its registry-level CLI metadata) were registered, for those
 // first seen here, so that an adapter preparing the registry later
