@@ -1315,7 +1315,19 @@ func (p *printer) parallel(x *syntax.ParallelExpr) doc {
 	}
 	d = append(d, p.expr(x.Arg), text(" "))
 	if x.MaxConcurrent != nil {
-		d = append(d, text("with { max_concurrent: "), p.expr(x.MaxConcurrent), text(" } "))
+		// The comments after the items stay before `with`: left to the
+		// count, a line comment would end the line inside the braces
+		// (`with { max_concurrent: // c` and the count on the next line).
+		before, lines := p.commentsBefore(p.keywordBefore(syntax.ExprStart(x.MaxConcurrent), "with"), true)
+		for _, c := range before {
+			d = append(d, c, text(" "))
+		}
+		opts := concat{text("with { max_concurrent: "), p.expr(x.MaxConcurrent), text(" } ")}
+		if len(lines) > 0 {
+			d = append(d, lines, breakParent{}, indent{hardline, opts})
+		} else {
+			d = append(d, opts)
+		}
 	}
 	var head doc
 	if x.Param != "" {

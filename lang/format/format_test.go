@@ -259,6 +259,10 @@ func TestTrailingCommentsStayPut(t *testing.T) {
 		{"closure and match", "let c = { x -> // cl\n  x + 1\n}\nlet m = match c { // m\n  _ -> { 2 }\n}\n",
 			"let c = { x -> // cl\n  x + 1\n}\nlet m = match c { // m\n  _ -> { 2 }\n}\n"},
 		{"members", "struct S { // s\n  a: int\n}\n", "struct S { // s\n  a: int\n}\n"},
+		// docs/fmt.md "Comments": before `with` (after the items of a
+		// `parallel`), not inside the braces before the count
+		{"before parallel with", "let r = parallel each xs // items\n  with { max_concurrent: 2 } { x -> x }\nlet s = parallel settle xs /* c */ with { max_concurrent: 2 } { x -> x }\n",
+			"let r = parallel each xs // items\n  with { max_concurrent: 2 } { x -> x }\nlet s = parallel settle xs /* c */ with { max_concurrent: 2 } { x -> x }\n"},
 		// the `.key` of a chain in an argument is the one right after `e`,
 		// not the next `.key` of the file: the comment stays put
 		{"chain in an argument", "let f = xs.filter({ e -> !seen.contains(e.key) })\n// later\nlet k = cur.key\n",
