@@ -731,7 +731,15 @@ func nilable(t types.Type) bool {
 func (c *checker) declaredPath(x syntax.Expr) bool {
 	_, b := c.pathKey(x)
 	if b == nil {
-		return c.declaredPick(pathRoot(x))
+		root := pathRoot(x)
+		if root != x {
+			// a field of the record a declared call returns (`load().port`
+			// with `fn load() -> Cfg`) is as declared as the function states
+			if t, ok := c.declaredCallResult(root); ok && c.declaredResult(root, t) {
+				return true
+			}
+		}
+		return c.declaredPick(root)
 	}
 	v := c.vars[b]
 	if v == nil && b.Kind == resolve.KImport {

@@ -382,6 +382,35 @@ func (c *checker) declare(b *resolve.Binding, v *variable) {
 	c.forget(b) // a binding checked again starts without narrowings
 }
 
+// declaredRecordType reports a struct type or a closed shape (also through
+// an alias): a value of it has the fields the declaration lists.
+func declaredRecordType(t types.Type) bool {
+	if n, ok := t.(*types.Named); ok && n.Decl.Kind == types.StructDecl {
+		return true
+	}
+	sh, ok := types.Underlying(t).(*types.Shape)
+	return ok && !sh.Open && sh.Row == nil && len(sh.Fields) > 0
+}
+
+// copyNarrowing gives dst, a binding initialised with the path x (`let v
+// = u`), the narrowings in force for x's properties (`u.age` after `if
+// u.age != nil`): the copy holds the same value, so `v.age` is not nil
+// either (docs/spec/newer.md §3.5).
+func (c *checker) copyNarrowing(dst *resolve.Binding, x syntax.Expr) {
+	path, src := c.pathKey(x)
+	if src == nil || dst == nil || src == dst {
+		return
+	}
+	prefix := path + "."
+	copied := map[narrowKey]types.Type{}
+	for k, t := range c.narrowed {
+		if k.b == src && strings.HasPrefix(k.path, prefix) {
+			copied[narrowKey{dst, dst.Name + k.path[len(path):]}] = t
+		}
+	}
+	maps.Copy(c.narrowed, copied)
+}
+
 func (c *checker) let(s *syntax.LetStmt) {
 	var declared types.Type // an annotated name's type
 	if _, ok := s.Pattern.(*syntax.IdentPattern); ok && s.Type != nil {
@@ -411,7 +440,7 @@ func (c *checker) let(s *syntax.LetStmt) {
 		} else if s.Kind == syntax.BindConst {
 			// a const holding a declared `T?` result is watched by nil
 			// safety like a let (docs/spec/newer.md §3.5)
-			v = &variable{t: vt, annotated: c.declaredCopy(s.Value, vt) || c.declaredShape(s.Value, vt)}
+			v = &variable{t: vt, annotated: c.declaredCopy(s.Value, vt) || c.declaredResult(s.Value, vt)}
 		} else if vt == types.Nil {
 			v = &variable{t: types.Any, checked: true, nilInit: true}
 		} else {
@@ -460,17 +489,19 @@ func (c *checker) let(s *syntax.LetStmt) {
 				// (`Entry<string>?`)
 				v.t = vt
 			}
-			if n, ok := vt.(*types.Named); ok && n.Decl.Kind == types.StructDecl && kept && c.declaredPath(s.Value) {
-				// a copy of a declared struct value (`var cc = c` with
-				// `c: Cfg`) keeps its declared fields while the binding
-				// keeps it, so `cc.port + 1` of a `port: int?` is watched
-				// by nil safety as `c.port + 1` is (docs/spec/newer.md §3.5)
+			if declaredRecordType(vt) && kept && c.declaredPath(s.Value) {
+				// a copy of a declared struct value or record (`var cc =
+				// c` with `c: Cfg`) keeps its declared fields while the
+				// binding keeps it, so `cc.port + 1` of a `port: int?` is
+				// watched by nil safety as `c.port + 1` is
+				// (docs/spec/newer.md §3.5)
 				v.t, v.annotated = vt, true
 			}
-			if kept && c.declaredShape(s.Value, vt) {
-				// the record a function declares it returns keeps its
-				// fields, as stated as an annotation's, while the binding
-				// keeps it (docs/spec/newer.md §3.6)
+			if kept && c.declaredResult(s.Value, vt) {
+				// the record (a struct or a closed shape) a function
+				// declares it returns keeps its fields, as stated as an
+				// annotation's, while the binding keeps it
+				// (docs/spec/newer.md §3.5, §3.6)
 				v.t, v.annotated = vt, true
 			}
 			if v.annotated && kept && types.RemoveNil(vt) != vt {
@@ -514,6 +545,9 @@ func (c *checker) let(s *syntax.LetStmt) {
 		c.shadowCheck(p.Name, p.At)
 		b := c.binding(p, p.Name)
 		c.declare(b, v)
+		if s.Type == nil {
+			c.copyNarrowing(b, s.Value)
+		}
 		if b != nil && s.Type != nil && literalValue(s.Value) {
 			// `let mode: string = "fast"` holds that literal until mode
 			// is assigned again (declaredBase)
@@ -685,6 +719,18 @@ func (c *checker) declaredShape(x syntax.Expr, t types.Type) bool {
 	return ok && !ret.Open && ret.Row == nil
 }
 
+// declaredResult reports a call whose result is a record the program
+// declared: a struct value from a declared call (a function of the file or
+// an import, a method of an impl, declared to return the struct), or a
+// closed shape a function of the file declares it returns (declaredShape).
+// Its fields' types are as stated as an annotated binding's.
+func (c *checker) declaredResult(x syntax.Expr, t types.Type) bool {
+	if n, ok := t.(*types.Named); ok && n.Decl.Kind == types.StructDecl && c.declaredCall(x) {
+		return true
+	}
+	return c.declaredShape(x, t)
+}
+
 // declaredCall reports a call whose type is the result the program
 // declared: a function of this file or one an import binds, named
 // directly or as a namespace member (not generic, whose instantiation the
@@ -694,19 +740,29 @@ func (c *checker) declaredShape(x syntax.Expr, t types.Type) bool {
 // or of a type parameter it bounds). Its `T?` or union result is as stated as an
 // annotated binding's type.
 func (c *checker) declaredCall(x syntax.Expr) bool {
+	_, ok := c.declaredCallResult(x)
+	return ok
+}
+
+// declaredCallResult is declaredCall with the result type the call
+// declares.
+func (c *checker) declaredCallResult(x syntax.Expr) (types.Type, bool) {
 	if f := c.importedCall(x); f != nil {
 		if _, union := types.Underlying(f.sig.Return).(*types.Union); union && f.library {
-			return false // a builtin's union or `T?` result (LibraryImports)
+			return nil, false // a builtin's union or `T?` result (LibraryImports)
 		}
-		return f.decl.Return != nil && len(f.sig.TypeParams) == 0 && (known(f.sig.Return) || f.foreignNil != nil)
+		return f.sig.Return, f.decl.Return != nil && len(f.sig.TypeParams) == 0 && (known(f.sig.Return) || f.foreignNil != nil)
 	}
 	switch call := x.(type) {
 	case *syntax.CallExpr:
 		fn := c.fileFnCalled(call)
-		return fn != nil && fn.Return != nil && len(fn.TypeParams) == 0
+		if fn != nil && fn.Return != nil && len(fn.TypeParams) == 0 {
+			return c.sig(fn).Return, true
+		}
+		return nil, false
 	case *syntax.MethodCall:
 		if call.Optional {
-			return false
+			return nil, false
 		}
 		recv := c.quietType(call.X)
 		if tp, ok := recv.(*types.TypeParam); ok {
@@ -714,21 +770,21 @@ func (c *checker) declaredCall(x syntax.Expr) bool {
 		}
 		n, ok := types.Underlying(recv).(*types.Named)
 		if !ok || n.Decl.Kind != types.StructDecl && n.Decl.Kind != types.InterfaceDecl {
-			return false
+			return nil, false
 		}
 		m, ok := n.Decl.Method(call.Name)
 		if !ok || len(m.Type.TypeParams) > 0 {
-			return false
+			return nil, false
 		}
 		// a generic struct or interface counts when the receiver's type
 		// arguments are known (`s: Stack<int>`, `r: Repo<User>`): its
 		// `-> T?` is nilable whatever T is
 		if mt := instanceMethod(n, m.Type); mt != nil {
-			return known(mt.Return)
+			return mt.Return, known(mt.Return)
 		}
-		return false
+		return nil, false
 	}
-	return false
+	return nil, false
 }
 
 // caught reports whether the code being checked sits in the body of a
