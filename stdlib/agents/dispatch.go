@@ -72,10 +72,8 @@ func dispatchSetup(th *vm.Thread, fn string, a vm.Args) (*toolset, bool, error) 
 		if !ok {
 			return nil, false, lib.BadOptions(fn, a.At(2))
 		}
-		for _, k := range o.Keys() {
-			if k != "tool_errors" {
-				return nil, false, vm.Throwf("%s: unknown option %q (known: tool_errors)", fn, k)
-			}
+		if err := lib.CheckOptions(fn, o, []string{"tool_errors"}); err != nil {
+			return nil, false, err
 		}
 		// "report" is agent_loop's name for the default; "return" is
 		// kept as an alias.

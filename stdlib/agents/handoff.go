@@ -58,10 +58,8 @@ func init() {
 			if !ok {
 				return vm.Value{}, lib.BadOptions(fn, a.At(2))
 			}
-			for _, k := range d.Keys() {
-				if !slices.Contains(handoffOptions, k) {
-					return vm.Value{}, vm.Throwf("%s: unknown option %q%s", fn, k, lib.DidYouMean(k, handoffOptions))
-				}
+			if err := lib.CheckOptions(fn, d, handoffOptions); err != nil {
+				return vm.Value{}, err
 			}
 			o = d
 		}

@@ -133,10 +133,8 @@ func readLoop(th *vm.Thread, fn string, promptV, systemV, optsV vm.Value, a *vm.
 		a = d
 	}
 	known := append(llm.OptionKeys(), loopOptions...)
-	for _, k := range opts.Keys() {
-		if !slices.Contains(known, k) {
-			return nil, vm.Throwf("%s: unknown option %q%s", fn, k, lib.DidYouMean(k, known))
-		}
+	if err := lib.CheckOptions(fn, opts, known); err != nil {
+		return nil, err
 	}
 	// the agent's settings, then the call's options over them
 	merged := vm.NewDict()

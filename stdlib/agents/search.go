@@ -48,10 +48,8 @@ func readSearch(fn string, v vm.Value) (searchConfig, bool, error) {
 	if !ok {
 		return bad()
 	}
-	for _, k := range d.Keys() {
-		if k != "strategy" && k != "max_results" {
-			return cfg, false, vm.Throwf("%s: tool_search has unknown key %q (known: strategy, max_results)", fn, k)
-		}
+	if err := lib.CheckOptions(fn+": tool_search", d, []string{"strategy", "max_results"}); err != nil {
+		return cfg, false, err
 	}
 	if s := get(d, "strategy"); !s.IsNil() {
 		switch vm.ToDisplay(s) {

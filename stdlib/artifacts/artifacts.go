@@ -39,10 +39,8 @@ func build(th *vm.Thread, name, kind string, data vm.Value, opts *vm.Dict) (vm.V
 	if strings.TrimSpace(kind) == "" {
 		return vm.Value{}, vm.Runtimef("%s: kind must not be empty", name)
 	}
-	for _, k := range opts.Keys() {
-		if !slices.Contains(optionKeys, k) {
-			return vm.Value{}, vm.Runtimef("%s: unknown option `%s` (expected one of %s)", name, k, strings.Join(optionKeys, ", "))
-		}
+	if err := lib.CheckOptions(name, opts, optionKeys); err != nil {
+		return vm.Value{}, err
 	}
 	if err := json.RefuseNonData(name, data); err != nil {
 		return vm.Value{}, err

@@ -174,7 +174,7 @@ func supervisorStart(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	l, ok := a.List(0)
 	if !ok {
 		if d, isDict := a.Dict(0); isDict { // the one-dict form without `children`
-			if err := misspeltKey(d, "supervisor_start: unknown option %q%s", "name", "max_restarts", "children"); err != nil {
+			if err := misspeltOption(d); err != nil {
 				return vm.Value{}, err
 			}
 		}
@@ -185,7 +185,7 @@ func supervisorStart(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		return vm.Value{}, lib.BadOptions("supervisor_start", o)
 	}
 	if opts, ok := a.Dict(1); ok {
-		if err := misspeltKey(opts, "supervisor_start: unknown option %q%s", "name", "max_restarts", "children"); err != nil {
+		if err := misspeltOption(opts); err != nil {
 			return vm.Value{}, err
 		}
 		if n, ok := opts.Get("name"); ok && !n.IsNil() {
@@ -237,6 +237,19 @@ func supervisorStart(th *vm.Thread, a vm.Args) (vm.Value, error) {
 // (`max_restart`, `restrat`): it would be ignored, and the supervisor
 // would run with the default instead. Keys unlike any known one are
 // left alone, as extra keys of a dict argument are elsewhere.
+// misspeltOption refuses a key of supervisor_start's options d that is
+// a near miss of a known one, in the one wording of unknown options
+// (lib.CheckOptions); keys unlike any known one are left alone.
+func misspeltOption(d *vm.Dict) error {
+	known := []string{"name", "max_restarts", "children"}
+	for _, k := range d.Keys() {
+		if !slices.Contains(known, k) && lib.DidYouMean(k, known) != "" {
+			return lib.CheckOptions("supervisor_start", lib.DictOf(k, vm.Nil), known)
+		}
+	}
+	return nil
+}
+
 func misspeltKey(d *vm.Dict, format string, known ...string) error {
 	for _, k := range d.Keys() {
 		if slices.Contains(known, k) {

@@ -434,14 +434,9 @@ func acquireTimeout(name string, v vm.Value) (time.Duration, error) {
 // waits give it (HTTP options, `__io_read_line`): a number of
 // milliseconds, or a duration.
 func timeoutOption(name string, d *vm.Dict) (time.Duration, error) {
-	for _, k := range d.Keys() {
-		if k != "timeout" && k != "timeout_ms" { // a misspelt timeout would otherwise wait for ever
-			hint := lib.DidYouMean(k, []string{"timeout", "timeout_ms"})
-			if hint == "" {
-				hint = " (the options are timeout and timeout_ms)"
-			}
-			return 0, vm.Typef("%s: unknown option %q%s", name, k, hint)
-		}
+	// a misspelt timeout would otherwise wait for ever
+	if err := lib.CheckOptions(name, d, []string{"timeout", "timeout_ms"}); err != nil {
+		return 0, err
 	}
 	t, ok := d.Get("timeout")
 	if ms, both := d.Get("timeout_ms"); both {

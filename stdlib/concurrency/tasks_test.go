@@ -51,8 +51,8 @@ func TestTimeoutOptionRefusesUnknownKeys(t *testing.T) {
 	}{
 		{vm.NewDict(), ""},
 		{vm.NewDict().Set("timeout", vm.IntOf(5)), ""},
-		{vm.NewDict().Set("timout", vm.IntOf(5)), `sync_mutex_acquire: unknown option "timout" (did you mean "timeout"?)`},
-		{vm.NewDict().Set("wait", vm.IntOf(5)), `sync_mutex_acquire: unknown option "wait" (the options are timeout and timeout_ms)`},
+		{vm.NewDict().Set("timout", vm.IntOf(5)), `sync_mutex_acquire: unknown option "timout" (did you mean "timeout"?) (known: timeout, timeout_ms)`},
+		{vm.NewDict().Set("wait", vm.IntOf(5)), `sync_mutex_acquire: unknown option "wait" (known: timeout, timeout_ms)`},
 		{vm.NewDict().Set("timeout_ms", vm.IntOf(5)), ""},
 		{vm.NewDict().Set("timeout_ms", vm.Str("5")), `sync_mutex_acquire: timeout_ms must be a number of milliseconds, got string`},
 		{vm.NewDict().Set("timeout", vm.IntOf(5)).Set("timeout_ms", vm.IntOf(5)), `sync_mutex_acquire: give timeout or timeout_ms, not both`},
@@ -61,10 +61,20 @@ func TestTimeoutOptionRefusesUnknownKeys(t *testing.T) {
 		switch {
 		case c.want == "" && err != nil:
 			t.Errorf("%v: unexpected error %v", vm.ToDisplay(vm.Of(c.opts)), err)
-		case c.want != "" && (err == nil || vm.AsError(err).Msg != c.want):
+		case c.want != "" && (err == nil || errText(err) != c.want):
 			t.Errorf("%v: error %v, want %q", vm.ToDisplay(vm.Of(c.opts)), err, c.want)
 		}
 	}
+}
+
+// errText is the message of err: its text, or the string it throws (the
+// unknown-option errors of lib.CheckOptions).
+func errText(err error) string {
+	e := vm.AsError(err)
+	if e.Msg != "" {
+		return e.Msg
+	}
+	return vm.ToDisplay(e.Value)
 }
 
 // is_cancelled(h) of an ended task tells how it ended: cancelled, or

@@ -111,11 +111,17 @@ func init() {
 		return vm.Of(parseCookies(header)), nil
 	})
 	lib.Def("cookie_serialize", "cookie_serialize(name, value, options?) -> string", "a Set-Cookie value; the value's bytes that a cookie may not hold (space, \", comma, ;, \\, controls, non-ASCII) and % are %XX-encoded; options path, domain (neither may hold ';' or a control character), max_age (int seconds or a duration), expires (Unix seconds or a date dict, written as an HTTP date; a string as is), http_only, secure, same_site", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		opts, _ := a.Dict(2)
+		opts, err := cookieOptions("cookie_serialize", a.At(2))
+		if err != nil {
+			return vm.Value{}, err
+		}
 		return serializeCookie("cookie_serialize", a.At(0), a.Text(1), opts)
 	})
 	lib.Def("cookie_delete", "cookie_delete(name, options?) -> string", "a Set-Cookie value that deletes the cookie", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		opts, _ := a.Dict(1)
+		opts, err := cookieOptions("cookie_delete", a.At(1))
+		if err != nil {
+			return vm.Value{}, err
+		}
 		if opts == nil {
 			opts = vm.NewDict()
 		}
@@ -123,7 +129,10 @@ func init() {
 		return serializeCookie("cookie_delete", a.At(0), "", opts)
 	})
 	lib.Def("cookie_round_trip", "cookie_round_trip(name, value, options?) -> dict", "{set_cookie, cookie, value}: the Set-Cookie value, the Cookie header a browser sends back, and the value read from it", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
-		opts, _ := a.Dict(2)
+		opts, err := cookieOptions("cookie_round_trip", a.At(2))
+		if err != nil {
+			return vm.Value{}, err
+		}
 		set, err := serializeCookie("cookie_round_trip", a.At(0), a.Text(1), opts)
 		if err != nil {
 			return vm.Value{}, err
@@ -177,7 +186,10 @@ func init() {
 		if err != nil {
 			return vm.Value{}, err
 		}
-		opts, _ := a.Dict(3)
+		opts, err := cookieOptions("session_cookie", a.At(3))
+		if err != nil {
+			return vm.Value{}, err
+		}
 		if opts == nil {
 			opts = lib.DictOf("path", vm.Str("/"), "http_only", vm.True)
 		}
@@ -311,6 +323,20 @@ func cookieValue(value string) string {
 // httpDate is the IMF-fixdate layout (RFC 9110 §5.6.7) of an Expires
 // attribute; net/http has it too, but the lite harn does not link net/http.
 const httpDate = "Mon, 02 Jan 2006 15:04:05 GMT"
+
+// cookieOptions reads the Set-Cookie options of builtin fn (nil when not
+// given): a misspelt attribute such as `httponly` is refused rather than
+// leaving the cookie without it.
+func cookieOptions(fn string, v vm.Value) (*vm.Dict, error) {
+	d, err := lib.Options(fn, v)
+	if err != nil || d == nil {
+		return nil, err
+	}
+	if err := lib.CheckOptions(fn, d, []string{"path", "domain", "max_age", "expires", "http_only", "secure", "same_site"}); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
 
 func serializeCookie(fn string, nameV vm.Value, value string, opts *vm.Dict) (vm.Value, error) {
 	name, ok := nameV.AsString()

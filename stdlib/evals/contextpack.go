@@ -279,10 +279,8 @@ func init() {
 				if !ok {
 					return vm.Value{}, lib.BadOptions(name, a.At(1))
 				}
-				for _, k := range opts.Keys() {
-					if k != "manifest" && k != "limit" && k != "min_count" {
-						return vm.Value{}, vm.Throwf("%s: unknown option `%s` (expected manifest, limit, min_count)", name, k)
-					}
+				if err := lib.CheckOptions(name, opts, []string{"manifest", "limit", "min_count"}); err != nil {
+					return vm.Value{}, err
 				}
 				if v, ok := opts.Get("manifest"); ok && !v.IsNil() {
 					md, ok := v.AsDict()

@@ -333,6 +333,9 @@ func init() {
 			}
 			replay, capacity := false, int64(concurrency.DefaultChannelCapacity)
 			if opts != nil {
+				if err := lib.CheckOptions(name, opts, []string{"capacity", "replay"}); err != nil {
+					return vm.Value{}, err
+				}
 				var bad error
 				opts.Range(func(k string, v vm.Value) bool {
 					switch k {
@@ -348,8 +351,6 @@ func init() {
 							bad = vm.Typef("%s: capacity must be a positive int, got %s", name, lib.Display(v))
 						}
 						capacity = int64(n)
-					default:
-						bad = vm.Runtimef("%s: unknown option %q (known: capacity, replay)", name, k)
 					}
 					return bad == nil
 				})

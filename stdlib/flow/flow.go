@@ -44,10 +44,8 @@ func options(name string, a vm.Args, i int, keys ...string) (*vm.Dict, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, k := range d.Keys() {
-		if !slices.Contains(keys, k) {
-			return nil, vm.Runtimef("%s: unknown option `%s` (expected one of %s)", name, k, strings.Join(keys, ", "))
-		}
+	if err := lib.CheckOptions(name, d, keys); err != nil {
+		return nil, err
 	}
 	return d, nil
 }

@@ -31,10 +31,8 @@ func builtinMonitorWait(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		if !ok {
 			return vm.Value{}, lib.BadOptions(name, args.At(1))
 		}
-		for _, k := range d.Keys() {
-			if k != "timeout" && k != "interval" {
-				return vm.Value{}, vm.Throwf("%s: unknown option `%s` (expected timeout, interval)", name, k)
-			}
+		if err := lib.CheckOptions(name, d, []string{"timeout", "interval"}); err != nil {
+			return vm.Value{}, err
 		}
 		var err error
 		if v, ok := d.Get("timeout"); ok {

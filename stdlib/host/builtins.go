@@ -224,14 +224,8 @@ func builtinHostMock(th *vm.Thread, args vm.Args) (vm.Value, error) {
 		if !ok {
 			return vm.Value{}, lib.BadOptions("host_mock", args.At(2))
 		}
-		for _, k := range d.Keys() {
-			found := false
-			for _, o := range mockOptions {
-				found = found || o == k
-			}
-			if !found {
-				return vm.Value{}, vm.Throwf("host_mock: unknown option %q (known: %s)", k, strings.Join(mockOptions, ", "))
-			}
+		if err := lib.CheckOptions("host_mock", d, mockOptions); err != nil {
+			return vm.Value{}, err
 		}
 		if v, ok := d.Get("tool"); ok {
 			m.tool = v.Truth()

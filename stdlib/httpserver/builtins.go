@@ -393,7 +393,7 @@ func samePattern(a, b []segment) bool {
 	return true
 }
 
-var requestOptions = map[string]bool{"headers": true, "body": true, "json": true, "query": true, "remote_addr": true}
+var requestOptions = []string{"headers", "body", "json", "query", "remote_addr"}
 
 // inProcessRequest builds the request http_server_request (and a case of
 // http_server_test) serves.
@@ -413,15 +413,8 @@ func (s *Server) inProcessRequest(name, method, target string, opts *vm.Dict) (*
 	if opts == nil {
 		return g, nil
 	}
-	var bad error
-	opts.Range(func(k string, v vm.Value) bool {
-		if !requestOptions[k] {
-			bad = vm.Throwf("%s: unknown option %q", name, k)
-		}
-		return bad == nil
-	})
-	if bad != nil {
-		return nil, bad
+	if err := lib.CheckOptions(name, opts, requestOptions); err != nil {
+		return nil, err
 	}
 	if h, ok := opts.Get("headers"); ok && !h.IsNil() {
 		hd, ok := h.AsDict()

@@ -85,6 +85,9 @@ const (
 	defaultGrace   = 5 * time.Second
 )
 
+// serverOptions are the keys of http_server's options.
+var serverOptions = []string{"host", "port", "max_body", "read_timeout", "write_timeout", "idle_timeout", "shutdown_timeout", "handler_timeout", "expose_errors", "ready", "readiness_path", "tls"}
+
 // newServer reads http_server's options.
 func newServer(opts *vm.Dict) (*Server, error) {
 	s := &Server{
@@ -101,6 +104,9 @@ func newServer(opts *vm.Dict) (*Server, error) {
 	}
 	if opts == nil {
 		return s, nil
+	}
+	if err := lib.CheckOptions("http_server", opts, serverOptions); err != nil {
+		return nil, err
 	}
 	var err error
 	opts.Range(func(k string, v vm.Value) bool {
@@ -189,8 +195,6 @@ func (s *Server) option(k string, v vm.Value) error {
 			return vm.Typef("http_server: tls must be a value of http_server_tls_*, got %s", v.Type())
 		}
 		s.tls = t
-	default:
-		return vm.Throwf("http_server: unknown option %q", k)
 	}
 	return nil
 }

@@ -49,7 +49,7 @@ func (s *Server) runTests(th *vm.Thread, cases *vm.List) (vm.Value, error) {
 			label = lib.Display(n)
 		}
 		opts := vm.NewDict()
-		for k := range requestOptions {
+		for _, k := range requestOptions {
 			if v, ok := d.Get(k); ok {
 				opts = opts.Set(k, v)
 			}

@@ -438,10 +438,8 @@ func init() {
 			if !ok {
 				return vm.Value{}, lib.BadOptions(fn, a.At(optIdx))
 			}
-			for _, k := range o.Keys() {
-				if k != "timeout_ms" {
-					return vm.Value{}, vm.Throwf("%s: unknown option %q (known: timeout_ms)", fn, k)
-				}
+			if err := lib.CheckOptions(fn, o, []string{"timeout_ms"}); err != nil {
+				return vm.Value{}, err
 			}
 			if v := lib.Get(o, "timeout_ms"); !v.IsNil() {
 				n, ok := v.AsInt()

@@ -305,10 +305,8 @@ func callTool(th *vm.Thread, builtin string, c *Client, a vm.Args) (vm.Value, er
 		if !ok {
 			return vm.Value{}, lib.BadOptions(builtin, a.At(2))
 		}
-		for _, k := range opts.Keys() {
-			if k != "timeout" {
-				return vm.Value{}, argErr(builtin, "unknown option %q (known: timeout)", k)
-			}
+		if err := lib.CheckOptions(builtin, opts, []string{"timeout"}); err != nil {
+			return vm.Value{}, err
 		}
 		if v, ok := opts.Get("timeout"); ok && !v.IsNil() {
 			if timeout, err = timeoutOf(builtin, v); err != nil {

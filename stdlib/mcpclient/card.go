@@ -119,10 +119,8 @@ func mcpServerCard(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if !ok {
 			return vm.Value{}, lib.BadOptions(builtin, a.At(1))
 		}
-		for _, k := range opts.Keys() {
-			if k != "timeout" && k != "headers" {
-				return vm.Value{}, argErr(builtin, "unknown option %q (known: headers, timeout)", k)
-			}
+		if err := lib.CheckOptions(builtin, opts, []string{"headers", "timeout"}); err != nil {
+			return vm.Value{}, err
 		}
 		if v, ok := opts.Get("timeout"); ok && !v.IsNil() {
 			t, err := timeoutOf(builtin, v)

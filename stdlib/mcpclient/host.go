@@ -351,10 +351,8 @@ func spawnOptions(builtin string, s *hostServer, v vm.Value) error {
 	if !ok {
 		return lib.BadOptions(builtin, v)
 	}
-	for _, k := range d.Keys() {
-		if k != "max_restarts" && k != "backoff" {
-			return argErr(builtin, "unknown option %q (known: backoff, max_restarts)", k)
-		}
+	if err := lib.CheckOptions(builtin, d, []string{"backoff", "max_restarts"}); err != nil {
+		return err
 	}
 	if x, ok := d.Get("max_restarts"); ok && !x.IsNil() {
 		n, ok := x.AsInt()

@@ -138,7 +138,7 @@ mcp_host_call: the MCP server "fx" is not running (it was stopped; mcp_host_relo
 mcp_host_tools: no supervised MCP server named "nope" (mcp_host_spawn starts one)
 mcp_host_status: no supervised MCP server named "nope" (mcp_host_spawn starts one)
 Runtime error: mcp_host_spawn: a supervised server is a process: the config needs a command, not a url (mcp_ensure_active connects to an HTTP server)
-Runtime error: mcp_host_spawn: unknown option "retries" (known: backoff, max_restarts)
+mcp_host_spawn: unknown option "retries" (known: backoff, max_restarts)
 Runtime error: mcp_host_spawn: max_restarts must be an int, at least 0, got -1
 mcp_host_spawn: cannot start harn-no-such-mcp-server-xyz: executable file not found in $PATH
 failed

@@ -326,12 +326,18 @@ type options struct {
 	connectTimeout     time.Duration
 }
 
+// connectOptions are the keys of pg_connect's and pg_pool's options.
+var connectOptions = []string{"url", "host", "port", "user", "password", "database", "sslmode", "application_name", "max_conns", "min_conns", "connect_timeout_ms"}
+
 // readOptions reads the options dict of pg_connect and pg_pool. The
 // connection fields become a keyword/value string (dsn).
 func readOptions(name string, d *vm.Dict) (options, error) {
 	var o options
 	if d == nil {
 		return o, nil
+	}
+	if err := lib.CheckOptions(name, d, connectOptions); err != nil {
+		return o, err
 	}
 	var dsn []string
 	var err error
@@ -383,9 +389,6 @@ func readOptions(name string, d *vm.Dict) (options, error) {
 				return false
 			}
 			o.connectTimeout = time.Duration(ms) * time.Millisecond
-		default:
-			err = vm.Typef("%s: unknown option %s (known: url, host, port, user, password, database, sslmode, application_name, max_conns, min_conns, connect_timeout_ms)", name, k)
-			return false
 		}
 		return true
 	})
@@ -877,6 +880,9 @@ func txOptions(v vm.Value) (pgx.TxOptions, string, error) {
 	if !ok {
 		return o, begin, lib.BadOptions("pg_transaction", v)
 	}
+	if err := lib.CheckOptions("pg_transaction", d, []string{"isolation", "read_only"}); err != nil {
+		return o, begin, err
+	}
 	var err error
 	d.Range(func(k string, x vm.Value) bool {
 		switch k {
@@ -903,9 +909,6 @@ func txOptions(v vm.Value) (pgx.TxOptions, string, error) {
 			if b {
 				o.AccessMode = pgx.ReadOnly
 			}
-		default:
-			err = vm.Typef("pg_transaction: unknown option %s (known: isolation, read_only)", k)
-			return false
 		}
 		return true
 	})

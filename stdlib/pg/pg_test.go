@@ -261,7 +261,7 @@ pg_close(byFields)
 `)
 	want := `{app: harn-test}
 pg_connection pg_pool
-Type error: pg_pool: unknown option max_conn (known: url, host, port, user, password, database, sslmode, application_name, max_conns, min_conns, connect_timeout_ms)
+pg_pool: unknown option "max_conn" (did you mean "max_conns"?) (known: url, host, port, user, password, database, sslmode, application_name, max_conns, min_conns, connect_timeout_ms)
 true
 `
 	if got != want {

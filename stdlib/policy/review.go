@@ -165,10 +165,8 @@ func init() {
 			}
 			checks := reviewChecks
 			if opts != nil {
-				for _, k := range opts.Keys() {
-					if k != "checks" {
-						return vm.Value{}, vm.Throwf("%s: unknown option `%s` (expected checks)", name, k)
-					}
+				if err := lib.CheckOptions(name, opts, []string{"checks"}); err != nil {
+					return vm.Value{}, err
 				}
 				if v, ok := opts.Get("checks"); ok && !v.IsNil() {
 					l, ok := v.AsList()

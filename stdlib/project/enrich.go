@@ -43,6 +43,9 @@ func init() {
 				if !ok {
 					return vm.Value{}, lib.BadOptions(name, a.At(1))
 				}
+				if err := lib.CheckOptions(name, opts, []string{"root", "dependencies"}); err != nil {
+					return vm.Value{}, err
+				}
 				var err error
 				opts.Range(func(k string, v vm.Value) bool {
 					switch k {
@@ -60,8 +63,6 @@ func init() {
 							return false
 						}
 						withDeps = bool(b)
-					default:
-						err = vm.Runtimef("%s: unknown option %q (known: root, dependencies)", name, k)
 					}
 					return err == nil
 				})

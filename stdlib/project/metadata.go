@@ -293,14 +293,13 @@ func sourcePaths(th *vm.Thread, s metaStore, name string, a vm.Args, i int) ([]s
 	if !ok {
 		return nil, false, lib.BadOptions(name, a.At(i))
 	}
+	if err := lib.CheckOptions(name, opts, []string{"source_paths"}); err != nil {
+		return nil, false, err
+	}
 	var out []string
 	given := false
 	var err error
 	opts.Range(func(k string, v vm.Value) bool {
-		if k != "source_paths" {
-			err = vm.Runtimef("%s: unknown option %q (known: source_paths)", name, k)
-			return false
-		}
 		given = true
 		var ps []string
 		ps, err = pathList(name, "source_paths", v)

@@ -56,6 +56,9 @@ func optionsOf(name string, a vm.Args, i int, o walkOptions) (walkOptions, error
 	if !ok {
 		return o, lib.BadOptions(name, a.At(i))
 	}
+	if err := lib.CheckOptions(name, d, []string{"recursive", "include", "exclude", "max_depth", "max_entries", "follow_symlinks", "gitignore"}); err != nil {
+		return o, err
+	}
 	var err error
 	d.Range(func(k string, v vm.Value) bool {
 		switch k {
@@ -92,8 +95,6 @@ func optionsOf(name string, a vm.Args, i int, o walkOptions) (walkOptions, error
 			} else {
 				o.exclude = append(o.exclude, gs...)
 			}
-		default:
-			err = vm.Runtimef("%s: unknown option %q (known: recursive, include, exclude, max_depth, max_entries, follow_symlinks, gitignore)", name, k)
 		}
 		return err == nil
 	})

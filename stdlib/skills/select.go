@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/vm"
 )
 
@@ -38,12 +39,8 @@ func selectSkills(who string, skills []*vm.Dict, sel vm.Value) ([]*vm.Dict, erro
 		return nil, vm.Typef("%s: expected a list of names, a query string or an options dict, got %s", who, sel.Type())
 	}
 	out := skills
-	for _, k := range opts.Keys() {
-		switch k {
-		case "query", "tags", "path", "always_on", "limit":
-		default:
-			return nil, vm.Throwf("%s: unknown option %q (expected query, tags, path, always_on or limit)", who, k)
-		}
+	if err := lib.CheckOptions(who, opts, []string{"query", "tags", "path", "always_on", "limit"}); err != nil {
+		return nil, err
 	}
 	if v, ok := opts.Get("tags"); ok {
 		l, isList := v.AsList()

@@ -46,10 +46,8 @@ func newMemoryCall(th *vm.Thread, fn string, namespace, options vm.Value) (*memo
 		if !ok {
 			return nil, lib.BadOptions(fn, options)
 		}
-		for _, k := range d.Keys() {
-			if !slices.Contains(memoryKeys[fn], k) {
-				return nil, vm.Typef("%s: unknown option '%s' (known options: %s)", fn, k, strings.Join(memoryKeys[fn], ", "))
-			}
+		if err := lib.CheckOptions(fn, d, memoryKeys[fn]); err != nil {
+			return nil, err
 		}
 		opts = d
 	}

@@ -192,20 +192,7 @@ func checkKeys(name string, d *vm.Dict, known ...string) error {
 	if d == nil {
 		return nil
 	}
-	var bad string
-	d.Range(func(k string, _ vm.Value) bool {
-		for _, x := range known {
-			if k == x {
-				return true
-			}
-		}
-		bad = k
-		return false
-	})
-	if bad != "" {
-		return vm.Typef("%s: unknown option `%s` (expected one of: %s)", name, bad, strings.Join(known, ", "))
-	}
-	return nil
+	return lib.CheckOptions(name, d, known)
 }
 
 // headersOpt reads a `headers` option: a dict of names to values (nil

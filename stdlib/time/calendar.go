@@ -110,6 +110,9 @@ func init() {
 		days := businessDaysAhead(day, n) - day
 		return calResult("add_business_days", t.AddDate(0, 0, int(days)))
 	})
+	lib.Def("__calendar_local", "__calendar_local(parts, tz, fn)", "std/calendar local_datetime and business_window: date_from_components whose errors name std/calendar's fn", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
+		return fromComponents("std/calendar: "+a.Text(2), a)
+	})
 	lib.Def("__calendar_valid_cron", "__calendar_valid_cron(expr)", "std/calendar is_valid_cron", func(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		s, ok := a.Str(0)
 		return vm.BoolOf(ok && cronOK(s)), nil
@@ -160,10 +163,15 @@ func calRangeError(fn, what string) error {
 	return vm.Throwf("std/calendar: %s: %s is out of range (timestamps are limited to ±%d seconds, about 292 million years from 1970)", fn, what, calMaxSecs)
 }
 
-// calResult is the Unix seconds of a computed instant, or a range error.
+// calResult is the Unix seconds of a computed instant, or a range error:
+// an int for a whole second, else a float keeping the milliseconds of a
+// float timestamp the instant was computed from (as date_add does).
 func calResult(fn string, t time.Time) (vm.Value, error) {
 	if s := t.Unix(); s < -calMaxSecs || s > calMaxSecs {
 		return vm.Value{}, calRangeError(fn, "the result")
+	}
+	if ms := t.UnixMilli(); ms%1000 != 0 {
+		return vm.FloatOf(float64(ms) / 1000), nil
 	}
 	return vm.IntOf(t.Unix()), nil
 }

@@ -550,11 +550,18 @@ func parseDate(s string) (time.Time, error) {
 // ---- date_from_components ----
 
 func dateFromComponents(th *vm.Thread, a vm.Args) (vm.Value, error) {
+	return fromComponents("date_from_components", a)
+}
+
+// fromComponents is date_from_components(parts, tz?) for the builtin or
+// std function who: its errors name who (std/calendar's local_datetime
+// reads its local time through it).
+func fromComponents(who string, a vm.Args) (vm.Value, error) {
 	parts, ok := a.Dict(0)
 	if !ok {
-		return vm.Value{}, vm.Throwf("date_from_components: expected a dict of date parts, got %s", a.At(0).Type())
+		return vm.Value{}, vm.Throwf("%s: expected a dict of date parts, got %s", who, a.At(0).Type())
 	}
-	loc, err := zoneArg("date_from_components", a, 1)
+	loc, err := zoneArg(who, a, 1)
 	if err != nil {
 		return vm.Value{}, err
 	}
@@ -562,7 +569,7 @@ func dateFromComponents(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		v, ok := parts.Get(name)
 		if !ok || v.IsNil() {
 			if required {
-				return 0, vm.Throwf("date_from_components: missing '%s'", name)
+				return 0, vm.Throwf("%s: missing '%s'", who, name)
 			}
 			return 0, nil
 		}
@@ -574,7 +581,7 @@ func dateFromComponents(th *vm.Thread, a vm.Args) (vm.Value, error) {
 				return int(n), nil
 			}
 		}
-		return 0, vm.Throwf("date_from_components: '%s' must be an integer, got %s", name, vm.ToDisplay(v))
+		return 0, vm.Throwf("%s: '%s' must be an integer, got %s", who, name, vm.ToDisplay(v))
 	}
 	var f [6]int
 	for k, name := range []string{"year", "month", "day", "hour", "minute", "second"} {
@@ -586,11 +593,11 @@ func dateFromComponents(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	}
 	if f[1] < 1 || f[1] > 12 || f[2] < 1 || f[2] > 31 || f[3] < 0 || f[3] > 23 || f[4] < 0 || f[4] > 59 || f[5] < 0 || f[5] > 59 ||
 		time.Date(f[0], time.Month(f[1]), f[2], 0, 0, 0, 0, time.UTC).Day() != f[2] {
-		return vm.Value{}, vm.Throwf("date_from_components: invalid date %04d-%02d-%02d %02d:%02d:%02d", f[0], f[1], f[2], f[3], f[4], f[5])
+		return vm.Value{}, vm.Throwf("%s: invalid date %04d-%02d-%02d %02d:%02d:%02d", who, f[0], f[1], f[2], f[3], f[4], f[5])
 	}
 	u, ok := localToUnix(f, loc)
 	if !ok {
-		return vm.Value{}, vm.Throwf("date_from_components: local time does not exist in that timezone")
+		return vm.Value{}, vm.Throwf("%s: local time does not exist in that timezone", who)
 	}
 	return vm.IntOf(u), nil
 }

@@ -143,7 +143,7 @@ func init() {
 			if !ok {
 				return vm.Value{}, lib.BadOptions("add_tool_result", a.At(3))
 			}
-			if err := checkKeys("add_tool_result", "option", o, "name", "is_error"); err != nil {
+			if err := lib.CheckOptions("add_tool_result", o, []string{"name", "is_error"}); err != nil {
 				return vm.Value{}, err
 			}
 			if n := lib.Get(o, "name"); !n.IsNil() {
@@ -170,7 +170,7 @@ func init() {
 		if !ok || vm.ToDisplay(lib.Get(o, "_type")) == Type {
 			return vm.Value{}, vm.Throwf("%s: expected a list of messages or an options dict {id?, system?, messages?, metadata?}, got %s", fn, a.At(0).Type())
 		}
-		if err := checkKeys(fn, "option", o, "id", "system", "messages", "metadata"); err != nil {
+		if err := lib.CheckOptions(fn, o, []string{"id", "system", "messages", "metadata"}); err != nil {
 			return vm.Value{}, err
 		}
 		id, md, err := transcriptOptions(fn, o)
@@ -202,7 +202,7 @@ func init() {
 			if !ok {
 				return vm.Value{}, lib.BadOptions(fn, a.At(1))
 			}
-			if err := checkKeys(fn, "option", o, "id", "metadata"); err != nil {
+			if err := lib.CheckOptions(fn, o, []string{"id", "metadata"}); err != nil {
 				return vm.Value{}, err
 			}
 			if id, md, err = transcriptOptions(fn, o); err != nil {
@@ -247,7 +247,7 @@ func init() {
 			if !ok {
 				return vm.Value{}, lib.BadOptions(fn, a.At(1))
 			}
-			if err := checkKeys(fn, "option", o, "max_chars"); err != nil {
+			if err := lib.CheckOptions(fn, o, []string{"max_chars"}); err != nil {
 				return vm.Value{}, err
 			}
 			if width, err = positiveInt(fn, "max_chars", lib.Get(o, "max_chars"), width); err != nil {
@@ -290,7 +290,7 @@ func init() {
 			if !ok {
 				return vm.Value{}, lib.BadOptions(fn, a.At(1))
 			}
-			if err := checkKeys(fn, "option", o, "at", "id", "metadata"); err != nil {
+			if err := lib.CheckOptions(fn, o, []string{"at", "id", "metadata"}); err != nil {
 				return vm.Value{}, err
 			}
 			var nmd vm.Value

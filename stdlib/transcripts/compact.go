@@ -50,7 +50,7 @@ func compactArgs(fn string, tv, optsV vm.Value, shape string, known ...string) (
 	if !ok {
 		return nil, nil, nil, lib.BadOptions(fn, optsV)
 	}
-	if err := checkKeys(fn, "option", o, known...); err != nil {
+	if err := lib.CheckOptions(fn, o, known); err != nil {
 		return nil, nil, nil, err
 	}
 	return msgs, tr, o, nil
@@ -263,7 +263,7 @@ func AutoCompact(th *vm.Thread, fn string, tv, opts vm.Value) (vm.Value, error) 
 		if !ok {
 			return vm.Value{}, lib.BadOptions(fn, opts)
 		}
-		if err := checkKeys(fn, "option", d, compactOptions...); err != nil {
+		if err := lib.CheckOptions(fn, d, compactOptions); err != nil {
 			return vm.Value{}, err
 		}
 		o = d

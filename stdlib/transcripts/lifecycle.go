@@ -214,7 +214,7 @@ func summarizeOptions(fn string, v vm.Value, extra ...string) (*vm.Dict, vm.Valu
 		if !ok {
 			return nil, vm.Value{}, vm.Value{}, 0, lib.BadOptions(fn, v)
 		}
-		if err := checkKeys(fn, "option", d, known...); err != nil {
+		if err := lib.CheckOptions(fn, d, known); err != nil {
 			return nil, vm.Value{}, vm.Value{}, 0, err
 		}
 		o = d
@@ -372,7 +372,7 @@ func init() {
 			if !ok {
 				return vm.Value{}, lib.BadOptions(fn, a.At(1))
 			}
-			if err := checkKeys(fn, "option", o, "keep_system"); err != nil {
+			if err := lib.CheckOptions(fn, o, []string{"keep_system"}); err != nil {
 				return vm.Value{}, err
 			}
 			if v := lib.Get(o, "keep_system"); !v.IsNil() {
@@ -590,7 +590,7 @@ func init() {
 		if !ok {
 			return vm.Value{}, lib.BadOptions(fn, a.At(1))
 		}
-		if err := checkKeys(fn, "option", o, "budget", "query", "min_tokens", "max_items"); err != nil {
+		if err := lib.CheckOptions(fn, o, []string{"budget", "query", "min_tokens", "max_items"}); err != nil {
 			return vm.Value{}, err
 		}
 		if lib.Get(o, "budget").IsNil() {

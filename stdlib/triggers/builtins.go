@@ -217,6 +217,9 @@ func harness(th *vm.Thread, a vm.Args) (vm.Value, error) {
 		if !ok {
 			return vm.Value{}, lib.BadOptions(name, a.At(0))
 		}
+		if err := lib.CheckOptions(name, opts, []string{"now_ms"}); err != nil {
+			return vm.Value{}, err
+		}
 		var err error
 		opts.Range(func(k string, v vm.Value) bool {
 			switch k {
@@ -227,9 +230,6 @@ func harness(th *vm.Thread, a vm.Args) (vm.Value, error) {
 					return false
 				}
 				r.clock.ms = int64(n)
-			default:
-				err = vm.Runtimef("%s: unknown option `%s` (options: now_ms)", name, k)
-				return false
 			}
 			return true
 		})
