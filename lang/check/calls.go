@@ -169,7 +169,7 @@ func (c *checker) pipeArgument(e *syntax.PipeExpr, xt types.Type) types.Type {
 			bind := c.instantiate(nil, sig, exprs, args)
 			c.arguments(exprs, args, sig, bind)
 			c.constraints(e.At, sig, bind)
-			if r := types.Subst(sig.Return, bind); fn.Return != nil && known(r) && concrete(r) {
+			if r := types.Subst(sig.Return, bind); fn.Return != nil && instResult(r) {
 				return r
 			}
 			return types.Any
@@ -244,7 +244,7 @@ func (c *checker) knownCall(call syntax.Expr, at syntax.Pos, typeArgs []syntax.T
 	c.arguments(exprs, args, sig, bind)
 	if bind != nil {
 		c.constraints(at, sig, bind)
-		if r := types.Subst(sig.Return, bind); known(r) && concrete(r) {
+		if r := types.Subst(sig.Return, bind); instResult(r) {
 			if tp, ok := sig.Return.(*types.TypeParam); ok && len(typeArgs) == 0 && inferredTwice(sig, tp) {
 				_, isUnion := r.(*types.Union)
 				c.joined[call] = isUnion
@@ -812,7 +812,7 @@ func (c *checker) genericMethodCall(e *syntax.MethodCall, n *types.Named, sig *t
 	c.arguments(e.Args, args, &inst, bind)
 	c.constraints(e.At, &inst, bind)
 	r := types.Subst(inst.Return, bind)
-	if !known(r) || !concrete(r) {
+	if !instResult(r) {
 		return types.Any
 	}
 	if e.Optional {

@@ -1031,6 +1031,17 @@ func (c *checker) structLit(e *syntax.StructLit) types.Type {
 	return &types.Named{Decl: d, Args: typeArgs(d, d.Fields, func(_ int, f types.Field) types.Type { return given[f.Name] })}
 }
 
+// givenUnknown reports whether a field typed by the bare type parameter
+// tp is given an `unknown` value.
+func givenUnknown(fields []types.Field, tp *types.TypeParam, given func(j int, f types.Field) types.Type) bool {
+	for j, f := range fields {
+		if f.Type == types.Type(tp) && given(j, f) == types.Unknown {
+			return true
+		}
+	}
+	return false
+}
+
 // typeArgs infers a generic declaration's type arguments from the values
 // given to its fields (a struct literal's, a variant's payload): a field
 // typed by a bare type parameter gives it the widened type of the value
@@ -1068,6 +1079,11 @@ func typeArgs(d *types.Decl, fields []types.Field, given func(j int, f types.Fie
 		out[i] = types.Any
 		if len(ts) > 0 {
 			out[i] = types.NewUnion(ts...)
+		} else if slices.ContainsFunc(fields, func(f types.Field) bool { return f.Type == types.Type(tp) }) && givenUnknown(fields, tp, given) {
+			// `Box {v: v}` with `v: unknown` is a Box<unknown>, not a
+			// Box<any>: the value must still be narrowed before it goes
+			// where a Box<int> is expected (docs/spec/newer.md §3.7)
+			out[i] = types.Unknown
 		}
 	}
 	return out

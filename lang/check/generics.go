@@ -34,7 +34,15 @@ func (c *checker) instantiate(typeArgs []syntax.TypeExpr, sig *types.Func, exprs
 		if p.Rest || i >= len(args) {
 			continue
 		}
-		if c.inferCallback(p.Type, exprs[i], args[i], own, bind) || !known(args[i]) {
+		if c.inferCallback(p.Type, exprs[i], args[i], own, bind) {
+			continue
+		}
+		if !known(args[i]) {
+			if args[i] == types.Unknown && c.declaredPath(exprs[i]) {
+				// a declared `unknown` value binds T to unknown, not any
+				// (`id(v)` is still to be narrowed: docs/spec/newer.md §3.7)
+				infer(p.Type, types.Unknown, own, bind)
+			}
 			continue
 		}
 		infer(p.Type, types.Widen(args[i]), own, bind)
@@ -250,6 +258,18 @@ func infer(pt, at types.Type, own map[*types.TypeParam]bool, bind map[*types.Typ
 			}
 		}
 	}
+}
+
+// instResult reports whether r, a generic call's result with its type
+// parameters put in, is a type the call has: one known and concrete, or
+// one whose only dynamic parts are the `unknown` a declared value bound a
+// type parameter to (`id(v)` with `v: unknown` is an unknown, `wrap(v)` a
+// `list<unknown>`: still to be narrowed, docs/spec/newer.md §3.7).
+func instResult(r types.Type) bool {
+	if !concrete(r) || r == types.Never {
+		return false
+	}
+	return known(r) || !anyPart(r, func(t types.Type) bool { return t != types.Unknown && types.IsDynamic(t) })
 }
 
 // concrete reports whether t mentions no type parameter.

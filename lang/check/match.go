@@ -16,6 +16,7 @@ import (
 // must cover every case unless an arm catches all (docs/spec/language.md §7.4).
 func (c *checker) match(e *syntax.MatchExpr) types.Type {
 	st := c.expr(e.X)
+	kinds0 := c.typeOfKinds(e.X) // the kinds `match type_of(v)` must cover
 	var results, branches []types.Type
 	nilDone := false // an earlier arm took nil, so the later ones see no nil
 	// The code after the match is reached through the arms that fall
@@ -80,7 +81,7 @@ func (c *checker) match(e *syntax.MatchExpr) types.Type {
 	}
 	// coverage is judged on the scrutinee as it was before the match (the
 	// join below narrows a tagged union to the tags the arms took)
-	if c.exhaustive(e, st) {
+	if c.exhaustive(e, st, kinds0) {
 		c.complete[e] = true
 	}
 	c.joinNarrow(before, ends)
@@ -380,7 +381,7 @@ func (c *checker) variantPattern(enum, name string, args []syntax.Expr, st types
 // literal union that misses cases and has no catch-all arm. It returns
 // whether the arms are known to cover every value (a catch-all arm, or
 // every case of such a type).
-func (c *checker) exhaustive(e *syntax.MatchExpr, st types.Type) bool {
+func (c *checker) exhaustive(e *syntax.MatchExpr, st types.Type, kinds *kindSet) bool {
 	// A `nil` arm covers the nil of `T?`; the rest must cover T. Without
 	// one, the nil of a `T?` the program declared is missing, and is
 	// listed last in T's message (docs/check.md). A match missing any
@@ -406,6 +407,9 @@ func (c *checker) exhaustive(e *syntax.MatchExpr, st types.Type) bool {
 	}
 	if !missNil && c.kindCovered(e, st) {
 		return true
+	}
+	if kinds != nil {
+		return c.typeOfExhaustive(e, kinds)
 	}
 	if !known(st) {
 		return hasCatchAll(c, e)
@@ -858,4 +862,121 @@ func bindingList(p *syntax.ListLit) (n int, rest, ok bool) {
 		}
 	}
 	return n, rest, true
+}
+
+// kindSet is what `type_of(v)` may return for a v whose type the program
+// declared: the kinds each member of its type needs an arm for, and
+// those a value fitting it may also have at run time (an int in a
+// `float`, a struct in a shape, a builtin in a `fn(…)` type).
+type kindSet struct {
+	subject  string // `type_of(v)`, as the message names it
+	required []string
+	optional map[string]bool
+}
+
+// typeOfKinds reads the subject of `match type_of(v)` (also through a
+// binding `let t = type_of(v)`, as kindCall does) when v is a value
+// whose type the program wrote down: each member of that type then
+// gives the kind name type_of returns for it (docs/spec/builtins.md
+// §1.3). nil when the subject is no such call, or v's type has a member
+// whose kind is not certain (any, unknown, a type parameter, an
+// interface, an iterator or handle).
+func (c *checker) typeOfKinds(subject syntax.Expr) *kindSet {
+	ce, ok := c.kindCall(subject)
+	if !ok {
+		return nil
+	}
+	arg := ce.Args[0]
+	t := c.quietType(arg)
+	if !known(t) || !(c.declaredPath(arg) || c.declaredCall(arg)) {
+		return nil
+	}
+	ks := &kindSet{subject: "type_of(" + pathText(arg, "…") + ")", optional: map[string]bool{}}
+	members := []types.Type{t}
+	if u, ok := types.Underlying(t).(*types.Union); ok {
+		members = unionMembers(u)
+	}
+	add := func(k string) {
+		if !slices.Contains(ks.required, k) {
+			ks.required = append(ks.required, k)
+		}
+	}
+	for _, m := range members {
+		switch u := types.Underlying(m).(type) {
+		case *types.Basic:
+			switch u {
+			case types.Int, types.String, types.Bool, types.Nil, types.Bytes, types.Duration, types.Range:
+				add(u.String())
+			case types.Float:
+				add("float")
+				ks.optional["int"] = true
+			case types.Closure:
+				add("closure")
+				ks.optional["builtin"] = true
+			default:
+				return nil
+			}
+		case *types.Literal:
+			add(u.Base().String())
+		case *types.List, *types.Tuple:
+			add("list")
+		case *types.Dict:
+			add("dict")
+		case *types.Shape:
+			add("dict")
+			ks.optional["struct"] = true
+		case *types.Set:
+			add("set")
+		case *types.Result:
+			add("enum")
+		case *types.Func:
+			add("closure")
+			ks.optional["builtin"] = true
+		case *types.Named:
+			switch u.Decl.Kind {
+			case types.StructDecl:
+				add("struct")
+			case types.EnumDecl:
+				add("enum")
+			default:
+				return nil
+			}
+		default:
+			return nil
+		}
+	}
+	return ks
+}
+
+// typeOfExhaustive reports a `match type_of(v)` without a catch-all arm
+// that leaves out a kind v's declared type admits (`"string"` for `v:
+// int | string`), in the frame of the other exhaustiveness errors, naming
+// the call: `Non-exhaustive match on type_of(v): missing "string"`
+// (docs/spec/newer.md §3.8 gives no wording for it: this implementation's
+// choice). It returns whether every kind has an arm.
+func (c *checker) typeOfExhaustive(e *syntax.MatchExpr, ks *kindSet) bool {
+	if hasCatchAll(c, e) {
+		return true
+	}
+	covered := map[string]bool{}
+	for _, arm := range e.Arms {
+		if arm.Guard != nil {
+			continue
+		}
+		for _, p := range arm.Patterns {
+			if l, ok := p.(*syntax.StringLit); ok {
+				covered[l.Value] = true
+			}
+		}
+	}
+	var missing []string
+	for _, k := range ks.required {
+		if !covered[k] {
+			missing = append(missing, strconv.Quote(k))
+		}
+	}
+	if len(missing) > 0 {
+		c.errorf(e.At, "Non-exhaustive match on %s: missing %s", ks.subject, strings.Join(missing, ", "))
+	}
+	return len(missing) == 0
 }

@@ -868,12 +868,211 @@ func (c *checker) unknownArith(op string, x syntax.Expr, t types.Type, pos synta
 // where a definite type is expected: it must be narrowed first
 // (docs/spec/newer.md §3.7). The result says whether it was reported.
 func (c *checker) unknownInto(at syntax.Expr, t, dst types.Type, context string) bool {
-	if t != types.Unknown || !known(dst) || !c.declaredPath(at) {
+	if t != types.Unknown {
+		return c.unknownWithin(at, t, dst, context)
+	}
+	if !known(dst) || !c.declaredPath(at) && !c.unknownCall(at) {
 		return false
 	}
 	c.report(sevError, at.Position(), "HARN-TYP-007", narrowHelp(at, dst),
 		fmt.Sprintf("%s: expected %s, found unknown", context, dst))
 	return true
+}
+
+// unknownWithin reports a value whose type holds `unknown` where dst
+// holds a definite type (`[v]` for a `list<int>`, `Box {v: v}` for a
+// `Box<int>`, with `v: unknown`): the `unknown` part goes where a type is
+// required without being narrowed, as v itself would (unknownInto). Only
+// a program's `unknown` annotations give a type an `unknown` part, so a
+// part of a container holding one was declared so, whatever the path.
+func (c *checker) unknownWithin(at syntax.Expr, t, dst types.Type, context string) bool {
+	if t == nil || !known(dst) {
+		return false
+	}
+	part := unknownMeets(t, dst, 0)
+	if part == nil {
+		return false
+	}
+	help := "narrow the `unknown` value first: `type_of(v)`, `schema_is(v, S)` or a match"
+	if v := c.unknownPart(at); v != nil {
+		help = narrowHelp(v, part)
+	}
+	c.report(sevError, at.Position(), "HARN-TYP-007", help,
+		fmt.Sprintf("%s: expected %s, found %s", context, dst, show(t, dst)))
+	return true
+}
+
+// unknownCall reports a call given a declared `unknown` value whose
+// result is that value's type (`id(v)` with `fn id<T>(x: T) -> T`).
+func (c *checker) unknownCall(at syntax.Expr) bool {
+	switch at.(type) {
+	case *syntax.CallExpr, *syntax.MethodCall:
+		return c.unknownPart(at) != nil
+	}
+	return false
+}
+
+// unknownMeets walks src and dst side by side and returns the part of
+// dst (a known type) that an `unknown` part of src meets, nil when there
+// is none: elements of lists, tuples and sets, dict values and shape
+// fields, Result sides and the type arguments of one generic
+// declaration. A union dst is followed into its one member of src's
+// kind.
+func unknownMeets(src, dst types.Type, depth int) types.Type {
+	if depth > 12 || src == nil || dst == nil {
+		return nil
+	}
+	depth++
+	if src == types.Unknown {
+		if known(dst) {
+			return dst
+		}
+		return nil
+	}
+	if u, ok := src.(*types.Union); ok {
+		for _, m := range u.Types {
+			if p := unknownMeets(m, dst, depth); p != nil {
+				return p
+			}
+		}
+		return nil
+	}
+	if n, ok := src.(*types.Named); ok {
+		if d, ok := dst.(*types.Named); ok && d.Decl == n.Decl && len(d.Args) == len(n.Args) {
+			for i := range n.Args {
+				if p := unknownMeets(n.Args[i], d.Args[i], depth); p != nil {
+					return p
+				}
+			}
+			return nil
+		}
+	}
+	s, d := types.Underlying(src), types.Underlying(dst)
+	if u, ok := d.(*types.Union); ok {
+		kind := types.KindName(s)
+		var same types.Type
+		for _, m := range u.Types {
+			if kind != "" && types.KindName(m) == kind {
+				if same != nil {
+					return nil // two members of its kind: no single one to follow
+				}
+				same = m
+			}
+		}
+		if same == nil {
+			return nil
+		}
+		return unknownMeets(src, same, depth)
+	}
+	switch s := s.(type) {
+	case *types.List:
+		switch d := d.(type) {
+		case *types.List:
+			return unknownMeets(s.Elem, d.Elem, depth)
+		case *types.Tuple:
+			for _, e := range d.Elems {
+				if p := unknownMeets(s.Elem, e, depth); p != nil {
+					return p
+				}
+			}
+		}
+	case *types.Tuple:
+		switch d := d.(type) {
+		case *types.List:
+			for _, e := range s.Elems {
+				if p := unknownMeets(e, d.Elem, depth); p != nil {
+					return p
+				}
+			}
+		case *types.Tuple:
+			for i := range min(len(s.Elems), len(d.Elems)) {
+				if p := unknownMeets(s.Elems[i], d.Elems[i], depth); p != nil {
+					return p
+				}
+			}
+		}
+	case *types.Set:
+		if d, ok := d.(*types.Set); ok {
+			return unknownMeets(s.Elem, d.Elem, depth)
+		}
+	case *types.Dict:
+		switch d := d.(type) {
+		case *types.Dict:
+			return unknownMeets(s.Value, d.Value, depth)
+		case *types.Shape:
+			for _, f := range d.Fields {
+				if p := unknownMeets(s.Value, f.Type, depth); p != nil {
+					return p
+				}
+			}
+		}
+	case *types.Shape:
+		switch d := d.(type) {
+		case *types.Dict:
+			for _, f := range s.Fields {
+				if p := unknownMeets(f.Type, d.Value, depth); p != nil {
+					return p
+				}
+			}
+		case *types.Shape:
+			for _, f := range s.Fields {
+				if df, ok := d.Field(f.Name); ok {
+					if p := unknownMeets(f.Type, df.Type, depth); p != nil {
+						return p
+					}
+				}
+			}
+		}
+	case *types.Result:
+		if d, ok := d.(*types.Result); ok {
+			if p := unknownMeets(s.Ok, d.Ok, depth); p != nil {
+				return p
+			}
+			return unknownMeets(s.Err, d.Err, depth)
+		}
+	}
+	return nil
+}
+
+// unknownPart finds, in a literal or call, the first value that is a
+// declared `unknown` path (`v` in `Box {v: v}` or `[1, v]`), for the
+// help that names it; nil when there is none.
+func (c *checker) unknownPart(x syntax.Expr) syntax.Expr {
+	var found syntax.Expr
+	var walk func(x syntax.Expr, depth int)
+	walk = func(x syntax.Expr, depth int) {
+		if found != nil || x == nil || depth > 8 {
+			return
+		}
+		switch e := x.(type) {
+		case *syntax.Ident, *syntax.MemberExpr:
+			if c.quietType(e) == types.Unknown && c.declaredPath(e) {
+				found = e
+			}
+		case *syntax.ListLit:
+			for _, el := range e.Elems {
+				walk(el, depth+1)
+			}
+		case *syntax.DictLit:
+			for _, en := range e.Entries {
+				walk(en.Value, depth+1)
+			}
+		case *syntax.StructLit:
+			for _, en := range e.Fields {
+				walk(en.Value, depth+1)
+			}
+		case *syntax.CallExpr:
+			for _, a := range e.Args {
+				walk(a, depth+1)
+			}
+		case *syntax.MethodCall:
+			for _, a := range e.Args {
+				walk(a, depth+1)
+			}
+		}
+	}
+	walk(x, 0)
+	return found
 }
 
 // narrowHelp suggests the tests that narrow the unknown value at (a

@@ -203,6 +203,7 @@ func (c *checker) stmt(s syntax.Stmt, topLevel bool) types.Type {
 		c.checkVariance(s)
 		declAnnotations(s, c.annotation)
 		c.duplicateMembers(s)
+		c.variantDefaults(s)
 	case *syntax.TypeDecl:
 		c.attrs(s.Attrs, false)
 		c.checkVariance(s)
@@ -2030,6 +2031,35 @@ func (c *checker) isGenerator() bool {
 	}
 	d, ok := c.fn.node.(*syntax.FnDecl)
 	return ok && d.Gen
+}
+
+// variantDefaults checks the default of each annotated payload field
+// of an enum's variants (`Circle(radius: float, unit: string = "cm")`)
+// against the field's type, as a parameter's default is (paramDefault):
+// the compiler fills it in where the variant is built with fewer
+// arguments (docs/language.md, Enums). A `nil` default, and a field typed
+// by a type parameter, which the construction chooses, are left alone.
+func (c *checker) variantDefaults(s *syntax.EnumDecl) {
+	d := c.env.Lookup(s.Name)
+	if d == nil || d.Kind != types.EnumDecl || d.Node != syntax.Node(s) {
+		return
+	}
+	for i, v := range s.Variants {
+		if i >= len(d.Variants) {
+			return
+		}
+		for j, p := range v.Params {
+			if p.Default == nil || p.Type == nil || j >= len(d.Variants[i].Fields) {
+				continue
+			}
+			t := d.Variants[i].Fields[j].Type
+			dt := c.expr(p.Default)
+			if _, isNil := p.Default.(*syntax.NilLit); isNil || !known(t) || !known(dt) || c.fits(p.Default, dt, t) {
+				continue
+			}
+			c.mismatch(p.Default, "default of field `"+p.Name+"` in variant `"+s.Name+"."+v.Name+"`", t, dt)
+		}
+	}
 }
 
 // paramDefault checks a parameter's default value against the parameter's

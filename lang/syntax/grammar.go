@@ -702,6 +702,11 @@ func (g *enumG) ast() *EnumDecl {
 				vd.Params = []*Param{}
 			}
 			for _, p := range vd.Params {
+				if p.Rest {
+					// a variant has a fixed number of fields, each a value
+					// of its payload (docs/language.md, Enums)
+					failAt(p.At, "An enum variant field cannot be a rest parameter `..."+p.Name+"`: a variant has a fixed number of fields (use a list field, `"+p.Name+": list`)")
+				}
 				if p.Default != nil && !literalDefault(p.Default) {
 					failAt(ExprStart(p.Default), "An enum variant field's default must be a literal (a number, string, bool, duration or nil)")
 				}

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/harnlang/harn/lang/diag"
 	"github.com/harnlang/harn/lang/types"
 	"github.com/harnlang/harn/stdlib/internal/lib"
 	"github.com/harnlang/harn/stdlib/json"
@@ -278,11 +279,26 @@ func typeNameProblem(t vm.Value) string {
 		if !isWord(name) || slices.Contains(schemaTypeNames, name) || isKindName(name) {
 			continue
 		}
-		if hint := lib.DidYouMean(name, schemaTypeNames); hint != "" {
-			return fmt.Sprintf("unknown type '%s'%s", name, strings.ReplaceAll(hint, `"`, "'")) // the schema messages' quotes
+		if slip := typeNameSlip(name); slip != "" {
+			return fmt.Sprintf("unknown type '%s' (did you mean '%s'?)", name, slip) // the schema messages' quotes
 		}
 	}
 	return ""
+}
+
+// typeNameSlip is the schema type name that name most likely misspells
+// (`strng` → string), or "": the closest (diag.Suggest) of those fewer
+// than half of whose letters differ, so a word that merely shares a few
+// letters with a short name (`point`, two edits from `int`) is taken for
+// a name of its own (docs/json-schema.md).
+func typeNameSlip(name string) string {
+	var close []string
+	for _, c := range schemaTypeNames {
+		if 2*diag.EditDistance(name, c, len(c)) < len(c) {
+			close = append(close, c)
+		}
+	}
+	return diag.Suggest(name, close)
 }
 
 // schemaPath joins a path step: "root" for the top, "a.b", "a[0]", "[2]".
