@@ -654,6 +654,15 @@ func parallelHeader(toks []lexer.Token, at int) int {
 // (`fn(int) -> int throws E`), or anywhere else but after the result of
 // a `fn`, `tool` or `pipeline` declaration or an anonymous `fn`.
 func throwsClause(toks []lexer.Token, at int) string {
+	if isPunct(&toks[at], "->") {
+		// `fn f() throws E -> int {`: the clause written before the result type
+		for i := at - 1; i >= 1 && toks[i].Type != tNewline && !isPunct(&toks[i], "{") && !isPunct(&toks[i], "}"); i-- {
+			if isKw(&toks[i], "throws") && isPunct(&toks[i-1], ")") {
+				return "`throws` follows the result type: `fn f(x: int) -> int throws E { … }`"
+			}
+		}
+		return ""
+	}
 	if !isKw(&toks[at], "throws") {
 		return ""
 	}

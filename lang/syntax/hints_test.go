@@ -29,6 +29,9 @@ func TestParseErrorHints(t *testing.T) {
 		{"if true {\n} esle {\n}\n", "expected top-level item separator (`;` or newline), found `esle`", "`esle` is not a keyword; did you mean `else`?"},
 		{"let a = 1 b\n", "expected top-level item separator (`;` or newline), found `b`", ""},
 		{"let s = \"a\" \"b\"\n", "expected top-level item separator (`;` or newline), found string \"b\"", ""},
+		// docs/spec/language.md: `throws` follows the result type
+		{"fn f() throws string -> int {\n  return 1\n}\n", "expected {, found ->", "`throws` follows the result type: `fn f(x: int) -> int throws E { … }`"},
+		{"fn f(x: int) throws string -> int {\n  return x\n}\n", "expected {, found ->", "`throws` follows the result type: `fn f(x: int) -> int throws E { … }`"},
 		// other languages' operators and words
 		{"class A {\n}\n", "expected top-level item separator (`;` or newline), found `A`", "`class` is not a keyword; did you mean `struct`?"},
 		{"let ok = a and b\n", "expected top-level item separator (`;` or newline), found `and`", "`and` is not an operator in Harn; did you mean `&&`?"},
