@@ -82,6 +82,9 @@ func hint(err *diag.Error, path string, src []byte) {
 	if err.Help = structSpread(sig, at); err.Help != "" {
 		return
 	}
+	if err.Help = selectArrow(sig, at, wanted); err.Help != "" {
+		return
+	}
 	if err.Help = foreignForm(sig, at, wanted); err.Help != "" {
 		return
 	}
@@ -574,6 +577,38 @@ func selectCase(toks []lexer.Token, at int, wanted string) string {
 		return "a `select` case receives with `from`: `v from ch { … }`"
 	}
 	return ""
+}
+
+// selectArrow explains toks[at] where a `select` case wanted its block
+// and found a match arm's arrow (`v from ch -> { … }`, `timeout 5s => …`,
+// `default: …`): the cases of docs/spec/language.md §13 run a block
+// directly, so the closure hint foreignOperator would give is wrong here.
+func selectArrow(toks []lexer.Token, at int, wanted string) string {
+	t := &toks[at]
+	arrow := isPunct(t, "->") || isPunct(t, ":") ||
+		isPunct(t, "=") && at+1 < len(toks) && isPunct(&toks[at+1], ">") && touches(t, &toks[at+1])
+	if wanted != "{" || !arrow || !isKw(openerOf(toks, at), "select") {
+		return ""
+	}
+	start := at - 1 // the first token of the case, on its line
+	for start > 0 && toks[start-1].Type != tNewline && !isPunct(&toks[start-1], "{") && !isPunct(&toks[start-1], "}") && !isPunct(&toks[start-1], ";") {
+		start--
+	}
+	form := "v from ch { … }"
+	switch {
+	case start >= 0 && (toks[start].Type == tIdent || toks[start].Type == tKeyword) && toks[start].Value == "default":
+		form = "default { … }"
+	case start >= 0 && (toks[start].Type == tIdent || toks[start].Type == tKeyword) && toks[start].Value == "timeout":
+		form = "timeout 5s { … }"
+	}
+	return "a `select` case runs its block directly, without `" + arrowText(toks, at) + "`: `" + form + "`"
+}
+
+func arrowText(toks []lexer.Token, at int) string {
+	if isPunct(&toks[at], "=") {
+		return "=>"
+	}
+	return toks[at].Value
 }
 
 // taskForm explains toks[at] where a `spawn` or `parallel` form wanted
