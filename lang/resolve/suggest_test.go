@@ -103,3 +103,32 @@ func TestMemberHeadSuggestsTypes(t *testing.T) {
 		}
 	}
 }
+
+// TestForeignLiteralReads: reading another language's nil or boolean
+// (`None`, `null`, `True`) is an undefined variable (docs/spec/language.md
+// §3.2); the warning explains Harn's spelling in its help instead of
+// suggesting a look-alike name such as `clone`.
+func TestForeignLiteralReads(t *testing.T) {
+	lib := universe{"clone": true, "println": true, "nil_or": true}
+	cases := []struct{ src, msg, help string }{
+		{"println(None)", "undefined variable `None`", "Harn writes the missing value as `nil`"},
+		{"println(null)", "undefined variable `null`", "Harn writes the missing value as `nil`"},
+		{"println(undefined)", "undefined variable `undefined`", "Harn writes the missing value as `nil`"},
+		{"println(True)", "undefined variable `True`", "Harn's booleans are `true` and `false`"},
+		{"println(clon)", "undefined variable `clon` (did you mean `clone`?)", ""},
+	}
+	for _, tc := range cases {
+		f, err := syntax.Parse("t.harn", []byte(tc.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		info := resolve.File(f, resolve.Options{Universe: lib})
+		if len(info.Warnings) != 1 {
+			t.Fatalf("%s: want one warning, got %v", tc.src, info.Warnings)
+		}
+		w := info.Warnings[0]
+		if w.Msg != tc.msg || w.Help != tc.help || w.Code != "HARN-NAM-001" {
+			t.Errorf("%s: got %q (help %q, code %q)", tc.src, w.Msg, w.Help, w.Code)
+		}
+	}
+}
