@@ -85,6 +85,9 @@ func hint(err *diag.Error, path string, src []byte) {
 	if err.Help = selectArrow(sig, at, wanted); err.Help != "" {
 		return
 	}
+	if err.Help = foreignLiteralForm(sig, at, wanted); err.Help != "" {
+		return
+	}
 	if err.Help = foreignForm(sig, at, wanted); err.Help != "" {
 		return
 	}
@@ -575,6 +578,25 @@ func selectCase(toks []lexer.Token, at int, wanted string) string {
 	}
 	if isPunct(&toks[at], "<") && at+1 < len(toks) && isPunct(&toks[at+1], "-") && touches(&toks[at], &toks[at+1]) {
 		return "a `select` case receives with `from`: `v from ch { … }`"
+	}
+	return ""
+}
+
+// foreignLiteralForm explains toks[at] where another language's form of a
+// string, loop or import stands: a Python f-string `f"hi {x}"` (Harn
+// interpolates `${…}` in every plain string), JavaScript's `for x of xs`
+// and Python's `import json` (an import path is a string).
+func foreignLiteralForm(toks []lexer.Token, at int, wanted string) string {
+	t := &toks[at]
+	switch {
+	case (t.Type == tString || t.Type == tInterp) && at >= 1 && toks[at-1].Type == tIdent &&
+		(toks[at-1].Value == "f" || toks[at-1].Value == "F") && touches(&toks[at-1], t):
+		return "Harn has no f-strings: every plain string interpolates `${…}`, as in `\"total: ${n}\"`"
+	case wanted == "in" && is(t, tIdent, "of"):
+		return "a `for` loop takes its items with `in`: `for x in xs { … }`"
+	case wanted == "import path string" && t.Type == tIdent && at >= 1 && (isKw(&toks[at-1], "import") || isKw(&toks[at-1], "from")):
+		kw := toks[at-1].Value
+		return "an import names its module as a string: `" + kw + " \"std/" + t.Value + "\"` for a standard module, `" + kw + " \"./" + t.Value + "\"` for a file beside this one"
 	}
 	return ""
 }
