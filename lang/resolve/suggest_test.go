@@ -132,3 +132,25 @@ func TestForeignLiteralReads(t *testing.T) {
 		}
 	}
 }
+
+// TestUndefinedHoleHelp: an undefined name alone in a string's `${…}`
+// (docs/spec/language.md §1.7), as in a regex replacement `"${m}/${y}"`
+// meant as text, gets a help saying how to keep the hole literal.
+func TestUndefinedHoleHelp(t *testing.T) {
+	lib := universe{"println": true}
+	f, err := syntax.Parse("t.harn", []byte(`println("${m}/${1 + zz}")`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := resolve.File(f, resolve.Options{Universe: lib})
+	if len(info.Warnings) != 2 {
+		t.Fatalf("want two warnings, got %v", info.Warnings)
+	}
+	want := "a string's `${…}` reads a variable; to keep the text `${m}`, write `\\${m}` or use a raw string `r\"…\"`"
+	if w := info.Warnings[0]; w.Msg != "undefined variable `m`" || w.Help != want {
+		t.Errorf("got %q (help %q)", w.Msg, w.Help)
+	}
+	if w := info.Warnings[1]; w.Help != "" { // not a bare name: no help
+		t.Errorf("got help %q for %q", w.Help, w.Msg)
+	}
+}

@@ -1307,8 +1307,17 @@ func (r *resolver) expr(e syntax.Expr) {
 		holes := false
 		for _, p := range e.Parts {
 			if p.Expr != nil {
+				n := len(r.info.Warnings)
 				r.expr(p.Expr)
 				holes = true
+				if id, ok := p.Expr.(*syntax.Ident); ok && len(r.info.Warnings) == n+1 {
+					// `"${m}/${y}"` meant as text (a regex replacement, a
+					// template): say how to keep a hole literal
+					// (docs/spec/language.md §1.7)
+					if w := r.info.Warnings[n]; w.Code == "HARN-NAM-001" && w.Help == "" {
+						w.Help = "a string's `${…}` reads a variable; to keep the text `${" + id.Name + "}`, write `\\${" + id.Name + "}` or use a raw string `r\"…\"`"
+					}
+				}
 			}
 		}
 		if holes {
