@@ -186,7 +186,9 @@ func (th *Thread) callMethod(recv Value, name string, args []Value) (v Value, er
 			}
 			return Value{}, Runtimef("module namespace has no member `%s`", name)
 		}
-		return Value{}, Runtimef("dict has no method `%s`", name)
+		e := Runtimef("dict has no method `%s`", name)
+		e.Help = dictMethodHelp(u, name)
+		return Value{}, e
 	}
 	if m := u.Method(t, "*"); m != nil {
 		// a kind-wide fallback (ranges lift themselves into iterators)
@@ -219,6 +221,29 @@ func (u *Universe) NoMethod(kind, name string, also ...string) *Error {
 	e := Runtimef("value of type %s has no method `%s`", kind, name)
 	e.Help = u.methodHelp(name, kind, also...)
 	return e
+}
+
+// dictLookalikes are other languages' dict methods and the Harn method
+// that does their work (docs/spec/builtins.md §3.8).
+var dictLookalikes = map[string]string{
+	"has_key": "has", "contains": "has", "contains_key": "has", "includes": "has",
+	"hasOwnProperty": "has", "items": "entries", "update": "merge", "pop": "remove",
+	"delete": "remove", "length": "count", "size": "count", "len": "count",
+}
+
+// dictMethodHelp is the help of a failed method call on a dict: the dict
+// method another language's name stands for, else the close spelling and
+// the list of dict methods, and that a callable stored under the key is
+// what `d.name(…)` calls (docs/spec/language.md §2.9).
+func dictMethodHelp(u *Universe, name string) string {
+	stored := "`d." + name + "(…)` calls a function stored under the key `" + name + "`"
+	if m, ok := dictLookalikes[name]; ok {
+		return "did you mean `" + m + "`?; " + stored
+	}
+	if h := u.methodHelp(name, "dict"); h != "" {
+		return h + "; " + stored
+	}
+	return stored
 }
 
 // maxListedMethods is the most method names a help line lists.

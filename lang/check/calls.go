@@ -49,7 +49,7 @@ func (c *checker) call(e *syntax.CallExpr) types.Type {
 				}
 				// `Point({…})` of a struct a selective import binds
 				if d := c.env.Lookup(e.Fn.Name); d != nil && d.Kind == types.StructDecl {
-					return c.structCall(d, e.Args, e.At)
+					return c.structCall(d, e.Args, args, e.At)
 				}
 				if !c.isBuiltin(e.Fn.Name) && c.importedConstCall("", e.Fn.Name, e.At) {
 					return types.Any
@@ -60,7 +60,7 @@ func (c *checker) call(e *syntax.CallExpr) types.Type {
 			if d == nil || d.Kind != types.StructDecl || d.Node != b.Decl {
 				return types.Any
 			}
-			return c.structCall(d, e.Args, e.At)
+			return c.structCall(d, e.Args, args, e.At)
 		}
 		return c.localCall(e, args)
 	}
@@ -106,7 +106,18 @@ func (c *checker) call(e *syntax.CallExpr) types.Type {
 // structCall checks the constructor call `Point({…})` of struct d (the
 // file's, or one an import binds): the fields a dict literal argument
 // gives, as a struct literal's are. It is a value of the struct.
-func (c *checker) structCall(d *types.Decl, args []syntax.Expr, at syntax.Pos) types.Type {
+//
+// The constructor takes the fields as one dict: positional values
+// (`Point(1, 2)`) or another kind of value build a struct with no field
+// set, so they are warned about (docs/check.md).
+func (c *checker) structCall(d *types.Decl, args []syntax.Expr, ts []types.Type, at syntax.Pos) types.Type {
+	help := "give the fields as one dict, `" + d.Name + "({" + fieldHint(d) + "})`, or write a struct literal `" + d.Name + " { " + fieldHint(d) + " }`"
+	switch {
+	case len(args) > 1:
+		c.report(sevWarning, at, "", help, fmt.Sprintf("the constructor `%s(…)` takes one dict of fields, not %d arguments", d.Name, len(args)))
+	case len(args) == 1 && len(ts) == 1 && notFieldDict(ts[0]):
+		c.report(sevWarning, args[0].Position(), "", help, fmt.Sprintf("the constructor `%s(…)` takes a dict of fields, not %s", d.Name, show(ts[0], nil)))
+	}
 	if len(args) == 1 {
 		if dl, ok := args[0].(*syntax.DictLit); ok {
 			given := c.structFields(d, dl.Entries, at)
@@ -114,6 +125,33 @@ func (c *checker) structCall(d *types.Decl, args []syntax.Expr, at syntax.Pos) t
 		}
 	}
 	return &types.Named{Decl: d}
+}
+
+// fieldHint lists d's first fields as `x: …, y: …` for a help line.
+func fieldHint(d *types.Decl) string {
+	var parts []string
+	for i, f := range d.Fields {
+		if i == 3 {
+			parts = append(parts, "…")
+			break
+		}
+		parts = append(parts, f.Name+": …")
+	}
+	return strings.Join(parts, ", ")
+}
+
+// notFieldDict reports whether a value of type t is surely no dict of
+// fields: a scalar, a list or nil (a dict, shape, struct or anything
+// dynamic may be one).
+func notFieldDict(t types.Type) bool {
+	if !known(t) {
+		return false
+	}
+	switch t.(type) {
+	case *types.Dict, *types.Shape, *types.Named:
+		return false
+	}
+	return !compatible(t, &types.Dict{Key: types.String, Value: types.Any})
 }
 
 // builtinValueResult is the result the descriptor of a builtin named as
@@ -683,7 +721,7 @@ func (c *checker) methodCall(e *syntax.MethodCall) types.Type {
 		// `ns.Point({…})`: the constructor of a struct the namespace
 		// exports, checked and typed as `Point({…})` is.
 		if d := c.env.Lookup(id.Name + "." + e.Name); d != nil && d.Kind == types.StructDecl {
-			return c.structCall(d, e.Args, e.At)
+			return c.structCall(d, e.Args, args, e.At)
 		}
 		if c.importedConstCall(id.Name, e.Name, e.At) || c.unknownNamespaceMember(id, e.Name, e.At, true) {
 			return types.Any

@@ -103,3 +103,54 @@ func TestMemberHeadSuggestsTypes(t *testing.T) {
 		}
 	}
 }
+
+// TestForeignLiteralReads: reading another language's nil or boolean
+// (`None`, `null`, `True`) is an undefined variable (docs/spec/language.md
+// §3.2); the warning explains Harn's spelling in its help instead of
+// suggesting a look-alike name such as `clone`.
+func TestForeignLiteralReads(t *testing.T) {
+	lib := universe{"clone": true, "println": true, "nil_or": true}
+	cases := []struct{ src, msg, help string }{
+		{"println(None)", "undefined variable `None`", "Harn writes the missing value as `nil`"},
+		{"println(null)", "undefined variable `null`", "Harn writes the missing value as `nil`"},
+		{"println(undefined)", "undefined variable `undefined`", "Harn writes the missing value as `nil`"},
+		{"println(True)", "undefined variable `True`", "Harn's booleans are `true` and `false`"},
+		{"println(clon)", "undefined variable `clon` (did you mean `clone`?)", ""},
+	}
+	for _, tc := range cases {
+		f, err := syntax.Parse("t.harn", []byte(tc.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		info := resolve.File(f, resolve.Options{Universe: lib})
+		if len(info.Warnings) != 1 {
+			t.Fatalf("%s: want one warning, got %v", tc.src, info.Warnings)
+		}
+		w := info.Warnings[0]
+		if w.Msg != tc.msg || w.Help != tc.help || w.Code != "HARN-NAM-001" {
+			t.Errorf("%s: got %q (help %q, code %q)", tc.src, w.Msg, w.Help, w.Code)
+		}
+	}
+}
+
+// TestUndefinedHoleHelp: an undefined name alone in a string's `${…}`
+// (docs/spec/language.md §1.7), as in a regex replacement `"${m}/${y}"`
+// meant as text, gets a help saying how to keep the hole literal.
+func TestUndefinedHoleHelp(t *testing.T) {
+	lib := universe{"println": true}
+	f, err := syntax.Parse("t.harn", []byte(`println("${m}/${1 + zz}")`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := resolve.File(f, resolve.Options{Universe: lib})
+	if len(info.Warnings) != 2 {
+		t.Fatalf("want two warnings, got %v", info.Warnings)
+	}
+	want := "a string's `${…}` reads a variable; to keep the text `${m}`, write `\\${m}` or use a raw string `r\"…\"`"
+	if w := info.Warnings[0]; w.Msg != "undefined variable `m`" || w.Help != want {
+		t.Errorf("got %q (help %q)", w.Msg, w.Help)
+	}
+	if w := info.Warnings[1]; w.Help != "" { // not a bare name: no help
+		t.Errorf("got help %q for %q", w.Help, w.Msg)
+	}
+}

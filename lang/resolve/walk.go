@@ -551,6 +551,22 @@ func (r *resolver) typeNames() []string {
 	return names
 }
 
+// foreignLiterals are other languages' spellings of nil, true and false,
+// read as undefined variables in Harn (docs/spec/language.md §1.4, §3.2).
+var foreignLiterals = map[string]string{
+	"null":      "Harn writes the missing value as `nil`",
+	"NULL":      "Harn writes the missing value as `nil`",
+	"None":      "Harn writes the missing value as `nil`",
+	"none":      "Harn writes the missing value as `nil`",
+	"undefined": "Harn writes the missing value as `nil`",
+	"nullptr":   "Harn writes the missing value as `nil`",
+	"Nil":       "Harn writes the missing value as `nil`",
+	"True":      "Harn's booleans are `true` and `false`",
+	"False":     "Harn's booleans are `true` and `false`",
+	"TRUE":      "Harn's booleans are `true` and `false`",
+	"FALSE":     "Harn's booleans are `true` and `false`",
+}
+
 func startsUpper(name string) bool { return name != "" && name[0] >= 'A' && name[0] <= 'Z' }
 
 // useSuggesting resolves a read of id; when it is undefined the warning's
@@ -568,14 +584,22 @@ func (r *resolver) useSuggesting(id *syntax.Ident, preferred []string) {
 		// Reading an undefined name is a run-time error (docs/spec/language.md §3.2)
 		// that a script may catch; report it now as a warning too.
 		msg := "undefined variable `" + id.Name + "`"
-		s := diag.Suggest(id.Name, preferred)
-		if s == "" {
-			s = diag.Suggest(id.Name, r.visibleNames(false))
+		help, foreign := foreignLiterals[id.Name]
+		s := ""
+		if !foreign {
+			// another language's literal is explained by the help
+			// instead of a look-alike name (`None` is not `clone`)
+			if s = diag.Suggest(id.Name, preferred); s == "" {
+				s = diag.Suggest(id.Name, r.visibleNames(false))
+			}
 		}
 		if s != "" {
 			msg += " (did you mean `" + s + "`?)"
 		}
 		r.warnf(id.At, "HARN-NAM-001", "%s", msg)
+		if foreign {
+			r.info.Warnings[len(r.info.Warnings)-1].Help = help
+		}
 		if locals := r.localNames(); len(locals) > 0 {
 			r.info.LocalNames[id] = locals
 		}
@@ -1283,8 +1307,17 @@ func (r *resolver) expr(e syntax.Expr) {
 		holes := false
 		for _, p := range e.Parts {
 			if p.Expr != nil {
+				n := len(r.info.Warnings)
 				r.expr(p.Expr)
 				holes = true
+				if id, ok := p.Expr.(*syntax.Ident); ok && len(r.info.Warnings) == n+1 {
+					// `"${m}/${y}"` meant as text (a regex replacement, a
+					// template): say how to keep a hole literal
+					// (docs/spec/language.md §1.7)
+					if w := r.info.Warnings[n]; w.Code == "HARN-NAM-001" && w.Help == "" {
+						w.Help = "a string's `${…}` reads a variable; to keep the text `${" + id.Name + "}`, write `\\${" + id.Name + "}` or use a raw string `r\"…\"`"
+					}
+				}
 			}
 		}
 		if holes {

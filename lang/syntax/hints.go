@@ -82,6 +82,12 @@ func hint(err *diag.Error, path string, src []byte) {
 	if err.Help = structSpread(sig, at); err.Help != "" {
 		return
 	}
+	if err.Help = selectArrow(sig, at, wanted); err.Help != "" {
+		return
+	}
+	if err.Help = foreignLiteralForm(sig, at, wanted); err.Help != "" {
+		return
+	}
 	if err.Help = foreignForm(sig, at, wanted); err.Help != "" {
 		return
 	}
@@ -574,6 +580,57 @@ func selectCase(toks []lexer.Token, at int, wanted string) string {
 		return "a `select` case receives with `from`: `v from ch { … }`"
 	}
 	return ""
+}
+
+// foreignLiteralForm explains toks[at] where another language's form of a
+// string, loop or import stands: a Python f-string `f"hi {x}"` (Harn
+// interpolates `${…}` in every plain string), JavaScript's `for x of xs`
+// and Python's `import json` (an import path is a string).
+func foreignLiteralForm(toks []lexer.Token, at int, wanted string) string {
+	t := &toks[at]
+	switch {
+	case (t.Type == tString || t.Type == tInterp) && at >= 1 && toks[at-1].Type == tIdent &&
+		(toks[at-1].Value == "f" || toks[at-1].Value == "F") && touches(&toks[at-1], t):
+		return "Harn has no f-strings: every plain string interpolates `${…}`, as in `\"total: ${n}\"`"
+	case wanted == "in" && is(t, tIdent, "of"):
+		return "a `for` loop takes its items with `in`: `for x in xs { … }`"
+	case wanted == "import path string" && t.Type == tIdent && at >= 1 && (isKw(&toks[at-1], "import") || isKw(&toks[at-1], "from")):
+		kw := toks[at-1].Value
+		return "an import names its module as a string: `" + kw + " \"std/" + t.Value + "\"` for a standard module, `" + kw + " \"./" + t.Value + "\"` for a file beside this one"
+	}
+	return ""
+}
+
+// selectArrow explains toks[at] where a `select` case wanted its block
+// and found a match arm's arrow (`v from ch -> { … }`, `timeout 5s => …`,
+// `default: …`): the cases of docs/spec/language.md §13 run a block
+// directly, so the closure hint foreignOperator would give is wrong here.
+func selectArrow(toks []lexer.Token, at int, wanted string) string {
+	t := &toks[at]
+	arrow := isPunct(t, "->") || isPunct(t, ":") ||
+		isPunct(t, "=") && at+1 < len(toks) && isPunct(&toks[at+1], ">") && touches(t, &toks[at+1])
+	if wanted != "{" || !arrow || !isKw(openerOf(toks, at), "select") {
+		return ""
+	}
+	start := at - 1 // the first token of the case, on its line
+	for start > 0 && toks[start-1].Type != tNewline && !isPunct(&toks[start-1], "{") && !isPunct(&toks[start-1], "}") && !isPunct(&toks[start-1], ";") {
+		start--
+	}
+	form := "v from ch { … }"
+	switch {
+	case start >= 0 && (toks[start].Type == tIdent || toks[start].Type == tKeyword) && toks[start].Value == "default":
+		form = "default { … }"
+	case start >= 0 && (toks[start].Type == tIdent || toks[start].Type == tKeyword) && toks[start].Value == "timeout":
+		form = "timeout 5s { … }"
+	}
+	return "a `select` case runs its block directly, without `" + arrowText(toks, at) + "`: `" + form + "`"
+}
+
+func arrowText(toks []lexer.Token, at int) string {
+	if isPunct(&toks[at], "=") {
+		return "=>"
+	}
+	return toks[at].Value
 }
 
 // taskForm explains toks[at] where a `spawn` or `parallel` form wanted
