@@ -99,7 +99,8 @@ func TestToolRunDeadlockedHandler(t *testing.T) {
 }
 
 // Every command that loads a script or module reports a deadlock while
-// loading as a load failure: the error on stderr, exit status 1.
+// loading as a load failure: the error on stderr, located as harn run
+// locates it (docs/tool-schema.md), exit status 1.
 func TestToolCommandsDeadlockedLoad(t *testing.T) {
 	script := writeHarnFile(t, "load.harn", deadlockLoad)
 	module := writeHarnFile(t, "lib.harn", deadlockExports)
@@ -115,7 +116,7 @@ func TestToolCommandsDeadlockedLoad(t *testing.T) {
 	} {
 		t.Run(strings.Join(args[:2], " "), func(t *testing.T) {
 			stdout, stderr, code := runHarnBounded(t, args...)
-			if code != 1 || stdout != "" || !strings.HasSuffix(stderr, "error: "+deadlockText+"\n") {
+			if code != 1 || stdout != "" || !strings.Contains(stderr, "error: "+deadlockText+"\n  --> ") {
 				t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, stdout, stderr)
 			}
 		})

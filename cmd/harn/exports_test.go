@@ -69,10 +69,13 @@ throw "top level panics"
 		t.Errorf("script surface: exit %d %q", code, stderr)
 	}
 
-	// refusals stop publication: nothing on stdout, exit 1
-	bad := writeModule(t, "bad.harn", "pub fn risky(x: int) -> int throws {retry: fn() -> int} { return x }\n")
+	// refusals stop publication: nothing on stdout, exit 1; located as a
+	// checker diagnostic (docs/exports.md)
+	src := "pub fn risky(x: int) -> int throws {retry: fn() -> int} { return x }"
+	bad := writeModule(t, "bad.harn", src+"\n")
 	out, stderr, code = runHarn("tool", "schema", bad, "--surface", "exports")
-	want := "error: " + bad + `:1:36: export "risky" declares a throws type that cannot be represented as JSON Schema: runtime-only Harn type "closure" (in field "retry")` + "\n"
+	want := `error: export "risky" declares a throws type that cannot be represented as JSON Schema: runtime-only Harn type "closure" (in field "retry")` + "\n" +
+		"  --> " + bad + ":1:36\n  |\n1 | " + src + "\n  |" + strings.Repeat(" ", 36) + "^\n"
 	if code != 1 || out != "" || stderr != want {
 		t.Errorf("refusal: exit %d stdout %q stderr %q", code, out, stderr)
 	}

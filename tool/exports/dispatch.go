@@ -50,7 +50,7 @@ func Load(path string, opts Options) (*Library, error) {
 	// (tool/load).
 	sess.VM.DetectDeadlocks()
 	if err := sess.InitModule(lib.mod); err != nil {
-		return nil, load.RunError("module", err)
+		return nil, load.LocatedRunError(sess, "module", err)
 	}
 	root, _ := sess.Universe.Global("harness")
 	reg := &tool.Registry{Catalog: lib.catalog, Tools: make([]*tool.Tool, len(lib.exports))}

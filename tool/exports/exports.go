@@ -119,7 +119,7 @@ func compile(path string, opts Options) (*library, error) {
 			}
 		}
 		var ex *export
-		var lerr *load.Error
+		var lerr *refusalError
 		switch d := decl.(type) {
 		case *syntax.FnDecl:
 			ex, lerr = describeFn(b, def, name, d)
@@ -129,7 +129,7 @@ func compile(path string, opts Options) (*library, error) {
 			continue
 		}
 		if lerr != nil {
-			return nil, lerr
+			return nil, lerr.loadError(sess)
 		}
 		lib.exports = append(lib.exports, ex)
 	}
@@ -180,12 +180,32 @@ func compileError(sess *interp.Session, err error) *load.Error {
 }
 
 // refusal is a positioned error naming the export.
-func refusal(file string, pos syntax.Pos, name, format string, args ...any) *load.Error {
-	msg := fmt.Sprintf("export %q ", name) + fmt.Sprintf(format, args...)
-	if pos.IsValid() {
-		msg = fmt.Sprintf("%s:%d:%d: %s", file, pos.Line, pos.Col, msg)
+func refusal(file string, pos syntax.Pos, name, format string, args ...any) *refusalError {
+	return &refusalError{file: file, pos: pos, msg: fmt.Sprintf("export %q ", name) + fmt.Sprintf(format, args...)}
+}
+
+// refusalError is an export the catalog cannot describe, at the
+// declaration (or the part of it) that makes it so.
+type refusalError struct {
+	file string
+	pos  syntax.Pos
+	msg  string
+}
+
+// loadError is the load failure of a refusal: its one-line text leads
+// with file:line:col, and it is rendered as a checker diagnostic is
+// (docs/exports.md): the message, `--> file:line:col`, the source line
+// and a caret.
+func (r *refusalError) loadError(sess *interp.Session) *load.Error {
+	if !r.pos.IsValid() {
+		return &load.Error{Msg: r.msg, Status: 1}
 	}
-	return &load.Error{Msg: msg, Status: 1}
+	d := &diag.Error{File: r.file, Line: r.pos.Line, Col: r.pos.Col, Msg: r.msg, Phase: diag.PhaseStatic}
+	return &load.Error{
+		Msg:      fmt.Sprintf("%s:%d:%d: %s", r.file, r.pos.Line, r.pos.Col, r.msg),
+		Status:   1,
+		Rendered: diag.Render(d, sess.Sources[r.file]),
+	}
 }
 
 // callable is what FnDecl and PipelineDecl have in common.
@@ -202,7 +222,7 @@ type callable struct {
 	sig     *types.Func
 }
 
-func describeFn(b *typeschema.Builder, def *interp.Module, name string, fn *syntax.FnDecl) (*export, *load.Error) {
+func describeFn(b *typeschema.Builder, def *interp.Module, name string, fn *syntax.FnDecl) (*export, *refusalError) {
 	if fn.Gen {
 		return nil, refusal(def.Name, fn.NamePos, name, "is a generator function: its result (a generator) has no JSON Schema form")
 	}
@@ -213,7 +233,7 @@ func describeFn(b *typeschema.Builder, def *interp.Module, name string, fn *synt
 	})
 }
 
-func describePipeline(b *typeschema.Builder, def *interp.Module, name string, p *syntax.PipelineDecl) (*export, *load.Error) {
+func describePipeline(b *typeschema.Builder, def *interp.Module, name string, p *syntax.PipelineDecl) (*export, *refusalError) {
 	return describe(b, &callable{
 		file: def.Name, name: name, kind: KindPipeline, namePos: p.NamePos,
 		doc: p.Doc, attrs: p.Attrs, params: p.Params, ret: p.Return, throws: p.Throws,
@@ -231,7 +251,7 @@ func typePos(t syntax.TypeExpr, fallback syntax.Pos) syntax.Pos {
 // describe builds an export's catalog entry (docs/spec/registry.md §8.4). Types
 // reach the schema builder in reach order: parameters, then the return
 // type, then the throws type.
-func describe(b *typeschema.Builder, c *callable) (*export, *load.Error) {
+func describe(b *typeschema.Builder, c *callable) (*export, *refusalError) {
 	if !tool.ValidCommandComponent(c.name) {
 		return nil, refusal(c.file, c.namePos, c.name, "has a name that is not a portable command name")
 	}
@@ -352,7 +372,7 @@ func admitsNil(t types.Type) bool {
 
 // annotations reads @annotations(readOnly:, destructive:, idempotent:,
 // openWorld:): named boolean literals only.
-func annotations(c *callable, a *syntax.Attribute) (*tool.Annotations, *load.Error) {
+func annotations(c *callable, a *syntax.Attribute) (*tool.Annotations, *refusalError) {
 	ann := &tool.Annotations{}
 	for _, arg := range a.Args {
 		lit, ok := arg.Value.(*syntax.BoolLit)

@@ -129,7 +129,7 @@ func Load(path string, opts Options) (*Script, error) {
 	pub := tool.PublicationFor(sess.VM)
 	pub.Reset()
 	if _, err := sess.Run(m); err != nil {
-		return nil, locatedRunError(sess, err, m.Name)
+		return nil, LocatedRunError(sess, "script", err)
 	}
 	snap := pub.Snapshot()
 	if !snap.Registry.IsValid() {
@@ -168,31 +168,23 @@ func compileError(sess *interp.Session, err error) *Error {
 	// A module that cannot be loaded (a missing file, a parse error, an
 	// unknown std module) stops the load before anything ran: it is
 	// shown as harn run shows it, at the import, with its help line.
-	return locatedRunError(sess, err, "")
+	return LocatedRunError(sess, "script", err)
 }
 
-// locatedRunError is RunError for a failure of the script or of a module
-// it imports. A run-time failure that quotes no value (not a thrown
-// value, not one with a redacted form) and happened in another file than
-// the script (script, "" for none: a module that could not be loaded) is
-// shown as harn run shows it, with that file and line: `(line N)` alone
-// would not say which of the files it is. A failure in the script itself
-// keeps its one line.
-func locatedRunError(sess *interp.Session, err error, script string) *Error {
-	le := RunError("script", err)
+// LocatedRunError is RunError for a failure while loading — running a
+// script, initialising a module or a module it imports — shown as harn run shows it (interp.Session.RenderError):
+// the message, `--> file:line:col` with the source line and a caret at
+// the innermost frame outside the std modules, any help line and the
+// stack trace. A thrown value keeps its one-line summary (it is never
+// printed, nor the source that threw it: it may hold anything), and
+// exit() its one line and status.
+func LocatedRunError(sess *interp.Session, what string, err error) *Error {
+	le := RunError(what, err)
 	e, ok := err.(*vm.Error)
-	if !ok || e.Redacted != "" || (e.Kind != vm.KindRuntime && e.Kind != vm.KindType && e.Kind != vm.KindPlain) {
+	if !ok || e.Kind == vm.KindThrown || e.Kind == vm.KindExit {
 		return le
 	}
-	for _, f := range e.Trace {
-		if f.InStd() {
-			continue
-		}
-		if f.File != script {
-			le.Rendered = sess.RenderError(err)
-		}
-		break
-	}
+	le.Rendered = sess.RenderError(err)
 	return le
 }
 
