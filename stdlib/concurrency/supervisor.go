@@ -233,33 +233,41 @@ func supervisorStart(th *vm.Thread, a vm.Args) (vm.Value, error) {
 	return vm.Of(s), nil
 }
 
-// misspeltKey refuses a key of d that is a near miss of one of known
-// (`max_restart`, `restrat`): it would be ignored, and the supervisor
-// would run with the default instead. Keys unlike any known one are
-// left alone, as extra keys of a dict argument are elsewhere.
 // misspeltOption refuses a key of supervisor_start's options d that is
 // a near miss of a known one, in the one wording of unknown options
-// (lib.CheckOptions); keys unlike any known one are left alone.
+// (lib.CheckOptions).
 func misspeltOption(d *vm.Dict) error {
 	known := []string{"name", "max_restarts", "children"}
-	for _, k := range d.Keys() {
-		if !slices.Contains(known, k) && lib.DidYouMean(k, known) != "" {
-			return lib.CheckOptions("supervisor_start", lib.DictOf(k, vm.Nil), known)
-		}
+	if k, _ := nearMiss(d, known); k != "" {
+		return lib.CheckOptions("supervisor_start", lib.DictOf(k, vm.Nil), known)
 	}
 	return nil
 }
 
+// misspeltKey refuses a key of a child dict d that is a near miss of
+// one of known (`restrat`), worded by format from the key and the hint.
 func misspeltKey(d *vm.Dict, format string, known ...string) error {
+	if k, hint := nearMiss(d, known); k != "" {
+		return vm.Typef(format, k, hint)
+	}
+	return nil
+}
+
+// nearMiss is the first key of d that is not one of known but close to
+// one (`max_restart`, `restrat`), with its did-you-mean hint: it would be
+// ignored and the supervisor would run with the default instead. Keys
+// unlike any known one are left alone, as extra keys of a dict argument
+// are elsewhere (docs/concurrency.md).
+func nearMiss(d *vm.Dict, known []string) (key, hint string) {
 	for _, k := range d.Keys() {
 		if slices.Contains(known, k) {
 			continue
 		}
 		if hint := lib.DidYouMean(k, known); hint != "" {
-			return vm.Typef(format, k, hint)
+			return k, hint
 		}
 	}
-	return nil
+	return "", ""
 }
 
 func itoa(i int) string { return vm.ToDisplay(vm.IntOf(int64(i))) }
