@@ -174,7 +174,7 @@ func CacheFor(v *vm.VM) *Cache {
 // definition is where its author wrote it (a `tool` declaration, a
 // tool_def call), and a registry it joins later keeps pointing there.
 func (c *Cache) NoteSites(reg *vm.Dict, s Site) {
-	if c == nil || reg == nil || s.Line <= 0 {
+	if reg == nil {
 		return
 	}
 	tv, ok := field(reg, "tools")
@@ -185,23 +185,26 @@ func (c *Cache) NoteSites(reg *vm.Dict, s Site) {
 	if !ok {
 		return
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.sites == nil || len(c.sites) > 100000 {
-		c.sites = map[*vm.Dict]Site{}
-	}
+	var defs []*vm.Dict
 	for _, it := range l.Items() {
 		if d, ok := it.AsDict(); ok {
-			if _, seen := c.sites[d]; !seen {
-				c.sites[d] = s
-			}
+			defs = append(defs, d)
 		}
 	}
+	c.note(s, defs...)
 }
 
 // NoteSite is NoteSites for one definition.
 func (c *Cache) NoteSite(def *vm.Dict, s Site) {
-	if c == nil || def == nil || s.Line <= 0 {
+	if def != nil {
+		c.note(s, def)
+	}
+}
+
+// note records s for each of defs that has no site yet. Like entries,
+// the map starts over once it holds 100,000 definitions.
+func (c *Cache) note(s Site, defs ...*vm.Dict) {
+	if c == nil || s.Line <= 0 || len(defs) == 0 {
 		return
 	}
 	c.mu.Lock()
@@ -209,8 +212,10 @@ func (c *Cache) NoteSite(def *vm.Dict, s Site) {
 	if c.sites == nil || len(c.sites) > 100000 {
 		c.sites = map[*vm.Dict]Site{}
 	}
-	if _, seen := c.sites[def]; !seen {
-		c.sites[def] = s
+	for _, d := range defs {
+		if _, seen := c.sites[d]; !seen {
+			c.sites[d] = s
+		}
 	}
 }
 
