@@ -1315,17 +1315,27 @@ func (p *printer) parallel(x *syntax.ParallelExpr) doc {
 	}
 	d = append(d, p.expr(x.Arg), text(" "))
 	if x.MaxConcurrent != nil {
-		// The comments after the items stay before `with`: left to the
-		// count, a line comment would end the line inside the braces
-		// (`with { max_concurrent: // c` and the count on the next line).
-		before, lines := p.commentsBefore(p.keywordBefore(syntax.ExprStart(x.MaxConcurrent), "with"), true)
+		// All the comments between the items and `with` stay before
+		// `with`: left to the count, a line comment would end the line
+		// inside the braces (`with { max_concurrent: // c` and the count
+		// on the next line). Those on the items' line stay there; those
+		// on lines of their own stay on their lines, one level in like
+		// `with`, which then starts the next line.
+		withAt := p.keywordBefore(syntax.ExprStart(x.MaxConcurrent), "with")
+		before, lines := p.commentsBefore(withAt, true)
 		for _, c := range before {
 			d = append(d, c, text(" "))
 		}
+		// the rest, from the first on a line of its own: each ends with
+		// a line break, or a space before `with` on its line
+		own := p.inline(withAt)
 		opts := concat{text("with { max_concurrent: "), p.expr(x.MaxConcurrent), text(" } ")}
-		if len(lines) > 0 {
+		switch {
+		case own != nil:
+			d = append(d, lines, breakParent{}, indent{own, opts})
+		case len(lines) > 0:
 			d = append(d, lines, breakParent{}, indent{hardline, opts})
-		} else {
+		default:
 			d = append(d, opts)
 		}
 	}

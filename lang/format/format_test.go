@@ -263,6 +263,19 @@ func TestTrailingCommentsStayPut(t *testing.T) {
 		// `parallel`), not inside the braces before the count
 		{"before parallel with", "let r = parallel each xs // items\n  with { max_concurrent: 2 } { x -> x }\nlet s = parallel settle xs /* c */ with { max_concurrent: 2 } { x -> x }\n",
 			"let r = parallel each xs // items\n  with { max_concurrent: 2 } { x -> x }\nlet s = parallel settle xs /* c */ with { max_concurrent: 2 } { x -> x }\n"},
+		// on a line of its own, or after one on the items' line: still
+		// before `with`, on its line
+		{"own line before parallel with", "let r = parallel each xs\n  // own line\n  with { max_concurrent: 2 } { x -> x }\n",
+			"let r = parallel each xs\n  // own line\n  with { max_concurrent: 2 } { x -> x }\n"},
+		{"two before parallel with", "let r = parallel each xs // a\n  // b\n  with { max_concurrent: 2 } { x -> x }\n",
+			"let r = parallel each xs // a\n  // b\n  with { max_concurrent: 2 } { x -> x }\n"},
+		{"own block comment before parallel with", "let r = parallel each xs\n  /* b */ with { max_concurrent: 2 } { x -> x }\n",
+			"let r = parallel each xs\n  /* b */ with { max_concurrent: 2 } { x -> x }\n"},
+		// a line comment that ends the line before a block's `{` moves
+		// after the brace, not to a line of its own (plus a blank line)
+		// inside the block
+		{"before the brace of a block", "let r = deadline 1s // c\n{\n  1\n}\nfor x in xs // d\n{\n  log(x)\n}\nlet v = parallel each xs // e\n{ x -> x }\n",
+			"let r = deadline 1s { // c\n  1\n}\nfor x in xs { // d\n  log(x)\n}\nlet v = parallel each xs { x -> // e\n  x\n}\n"},
 		// the `.key` of a chain in an argument is the one right after `e`,
 		// not the next `.key` of the file: the comment stays put
 		{"chain in an argument", "let f = xs.filter({ e -> !seen.contains(e.key) })\n// later\nlet k = cur.key\n",

@@ -602,11 +602,12 @@ func (p *printer) body(b *syntax.Block) doc {
 	if c := p.beforeOpen(b.At); c != nil {
 		return concat{c, p.body(b)}
 	}
-	if len(b.Stmts) == 0 && !p.hasComments(b.At, b.End) {
+	ending := p.endingBeforeOpen(b.At)
+	if ending == nil && len(b.Stmts) == 0 && !p.hasComments(b.At, b.End) {
 		return text("{}")
 	}
 	items := p.stmtItems(b.Stmts, b.End, false)
-	return concat{text("{"), p.afterOpen(b.At, firstStart(items, b.End)), indent{hardline, p.list(items, b.End)}, hardline, text("}")}
+	return concat{text("{"), ending, p.afterOpen(b.At, firstStart(items, b.End)), indent{hardline, p.list(items, b.End)}, hardline, text("}")}
 }
 
 // beforeOpen emits the /* */ comments written before the `{` at open
@@ -618,6 +619,30 @@ func (p *printer) beforeOpen(open syntax.Pos) doc {
 		c := p.comments[p.next]
 		p.next++
 		out = append(out, commentText(c.tok.Text), text(" "))
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// endingBeforeOpen takes the line comments that end the line before
+// the `{` at open, written on the next line (`for x in xs // c` then
+// `{`): they move after the brace (`for x in xs { // c`), as a line comment before
+// a token does; left to the block, they became its first line, with a
+// blank line after them (docs/fmt.md "Comments").
+func (p *printer) endingBeforeOpen(open syntax.Pos) doc {
+	var out concat
+	for p.next < len(p.comments) && p.comments[p.next].tok.Pos.Before(open) && p.comments[p.next].trailing {
+		c := p.comments[p.next]
+		if c.block {
+			break // after the brace, a /* */ comment would not end its line the next time
+		}
+		p.next++
+		if len(out) > 0 {
+			out = append(out, hardline)
+		}
+		out = append(out, commentText(strings.TrimRight(c.tok.Text, " \t\r")), breakParent{})
 	}
 	if len(out) == 0 {
 		return nil
@@ -663,6 +688,11 @@ func (p *printer) blockWith(b *syntax.Block, head doc, stmts []syntax.Stmt) doc 
 	open := concat{text("{")}
 	if head != nil {
 		open = append(open, text(" "), head)
+	}
+	if ending := p.endingBeforeOpen(b.At); ending != nil {
+		items := p.stmtItems(stmts, b.End, false)
+		open = append(open, ending, p.afterOpen(b.At, firstStart(items, b.End)))
+		return concat{open, indent{hardline, p.list(items, b.End)}, hardline, text("}")}
 	}
 	if len(stmts) == 0 && !p.hasComments(b.At, b.End) {
 		if head != nil {
