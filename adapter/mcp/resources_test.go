@@ -177,6 +177,11 @@ func TestWatchKeepsPreviousOnFailure(t *testing.T) {
 	waitFor(t, "reload failure", func() bool {
 		return strings.Contains(s.stderr.String(), "[harn] serve mcp: reload failed; keeping previous registry: ")
 	})
+	// docs/mcp.md: the refusal is located as the first load's error would be
+	waitFor(t, "located reload failure", func() bool { return strings.Contains(s.stderr.String(), "fn main( {\n") })
+	if got := s.stderr.String(); !strings.Contains(got, ":1:") || !strings.Contains(got, "^") {
+		t.Errorf("reload failure not located:\n%s", got)
+	}
 	if got := strings.Join(toolNames(s), ","); got != "one" {
 		t.Errorf("tools after failed reload: %s", got)
 	}

@@ -1,11 +1,13 @@
 package mcp
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/harnlang/harn/mcp/watch"
+	"github.com/harnlang/harn/tool/load"
 )
 
 // Watch implements --watch (docs/spec/mcp-projection.md §11): it polls dir
@@ -22,12 +24,24 @@ func (s *Server) Watch(dir string, since Snapshot, reload func() (*Surface, erro
 	watcher(dir).Run(since.files, stop, func(_, _ watch.Snapshot) {
 		sf, err := reload()
 		if err != nil {
-			fmt.Fprintf(s.opts.Stderr, "[harn] serve mcp: reload failed; keeping previous registry: %s\n", strings.TrimSpace(err.Error()))
+			fmt.Fprint(s.opts.Stderr, reloadFailure(err))
 			return
 		}
 		s.Swap(sf)
 		fmt.Fprintln(s.opts.Stderr, "[harn] serve mcp: reloaded "+sf.StartupLine(true)[len("[harn] serve mcp: "):])
 	})
+}
+
+// reloadFailure is the stderr report of a refused reload: one line, and
+// below it the located rendering (file:line:col, source line, caret) the
+// first load would have printed, when the error has one.
+func reloadFailure(err error) string {
+	line := "[harn] serve mcp: reload failed; keeping previous registry: " + strings.TrimSpace(err.Error()) + "\n"
+	var le *load.Error
+	if errors.As(err, &le) && le.Rendered != "" {
+		return line + le.Rendered
+	}
+	return line
 }
 
 // Snapshot is the modification state of the files --watch follows.
