@@ -167,7 +167,7 @@ func (p *Prepared) metaErr(format string, args ...any) error {
 	}
 	if cv, ok := field(p.registry.Value, "cli"); ok {
 		if d, ok := cv.AsDict(); ok {
-			if s := p.registry.cache.site(d); s.Line > 0 {
+			if s := p.registry.cache.SiteFor(d); s.Line > 0 {
 				return &SiteError{Err: err, Site: s}
 			}
 		}

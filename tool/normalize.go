@@ -56,7 +56,7 @@ func (r *Registry) SiteOf(t *Tool) Site {
 	if r == nil || t == nil {
 		return Site{}
 	}
-	return r.cache.site(t.Definition)
+	return r.cache.SiteFor(t.Definition)
 }
 
 // SiteError is a failure that belongs to one tool of a registry, with
@@ -221,9 +221,7 @@ func (c *Cache) note(s Site, defs ...*vm.Dict) {
 
 // SiteFor is where the script registered the definition d (the zero
 // Site when unknown).
-func (c *Cache) SiteFor(d *vm.Dict) Site { return c.site(d) }
-
-func (c *Cache) site(d *vm.Dict) Site {
+func (c *Cache) SiteFor(d *vm.Dict) Site {
 	if c == nil || d == nil {
 		return Site{}
 	}

@@ -20,12 +20,18 @@ func toolErr(err error) error {
 
 func toolCache(th *vm.Thread) *tool.Cache { return tool.CacheFor(th.VM()) }
 
+// callSite is the script's call running now as a tool.Site.
+func callSite(th *vm.Thread) (tool.Site, bool) {
+	f, ok := th.CallSite()
+	return tool.Site{File: f.File, Line: f.Line, Col: f.Col}, ok
+}
+
 // noteDefSite records the script's call running now as where the tool
 // value def was made (tool_bind, tool_synthesize), unless a site is
 // already known for it.
 func noteDefSite(th *vm.Thread, def *vm.Dict) {
-	if f, ok := th.CallSite(); ok {
-		toolCache(th).NoteSite(def, tool.Site{File: f.File, Line: f.Line, Col: f.Col})
+	if site, ok := callSite(th); ok {
+		toolCache(th).NoteSite(def, site)
 	}
 }
 
@@ -34,11 +40,10 @@ func noteDefSite(th *vm.Thread, def *vm.Dict) {
 // first seen here, so that an adapter preparing the registry later
 // locates a failure at it (docs/tool-run.md).
 func noteSites(th *vm.Thread, reg *vm.Dict) {
-	f, ok := th.CallSite()
+	site, ok := callSite(th)
 	if !ok {
 		return
 	}
-	site := tool.Site{File: f.File, Line: f.Line, Col: f.Col}
 	c := toolCache(th)
 	c.NoteSites(reg, site)
 	if cv, ok := reg.Get("cli"); ok {
